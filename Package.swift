@@ -1,0 +1,51 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "swift-database-rules",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "DatabaseRules", targets: ["DatabaseRules"]),
+        .executable(name: "rules", targets: ["rules"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // PCRE2 from the system (Debian: libpcre2-dev).
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
+        ),
+        // Source files, locations, diagnostics, the relaxed JSON reader, the expression lexer and parser.
+        .target(name: "RulesSyntax", swiftSettings: swiftSettings),
+        // The rules document, scopes, static types, checks, regex subset, bytecode and disassembler.
+        .target(name: "RulesCompiler", dependencies: ["RulesSyntax", "CPCRE2"], swiftSettings: swiftSettings),
+        // Data tree, snapshots, the VM and the read/write/update engine.
+        .target(name: "RulesRuntime", dependencies: ["RulesCompiler", "RulesSyntax", "CPCRE2"], swiftSettings: swiftSettings),
+        // The small public API for servers.
+        .target(name: "DatabaseRules", dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
+        // Subcommands and reporters (a library so that tests can run them in-process).
+        .target(
+            name: "RulesCommands",
+            dependencies: [
+                "DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "rules", dependencies: ["RulesCommands"], swiftSettings: swiftSettings),
+
+        .testTarget(name: "RulesSyntaxTests", dependencies: ["RulesSyntax"], swiftSettings: swiftSettings),
+        .testTarget(name: "RulesCompilerTests", dependencies: ["RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
+        .testTarget(name: "RulesRuntimeTests", dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
+        .testTarget(name: "DatabaseRulesTests", dependencies: ["DatabaseRules"], swiftSettings: swiftSettings),
+        .testTarget(name: "RulesCommandsTests", dependencies: ["RulesCommands"], swiftSettings: swiftSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,13 @@
+import ArgumentParser
+
+/// The `rules` command: compile, check and test Firebase Realtime Database security rules.
+public struct RulesCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "rules",
+        abstract: "Compile, check and test Firebase Realtime Database security rules.",
+        version: "0.1.0",
+        subcommands: []
+    )
+
+    public init() {}
+}

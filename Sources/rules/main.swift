@@ -1,0 +1,3 @@
+import RulesCommands
+
+await RulesCommand.main()

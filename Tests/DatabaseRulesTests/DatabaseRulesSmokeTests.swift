@@ -1,0 +1,6 @@
+import Testing
+@testable import DatabaseRules
+
+@Test func DatabaseRulesBuilds() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import RulesCommands
+
+@Test func RulesCommandsBuilds() {
+    #expect(Bool(true))
+}

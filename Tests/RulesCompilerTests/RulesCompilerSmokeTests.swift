@@ -1,0 +1,6 @@
+import Testing
+@testable import RulesCompiler
+
+@Test func RulesCompilerBuilds() {
+    #expect(Bool(true))
+}

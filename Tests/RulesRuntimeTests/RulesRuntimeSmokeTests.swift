@@ -1,0 +1,6 @@
+import Testing
+@testable import RulesRuntime
+
+@Test func RulesRuntimeBuilds() {
+    #expect(Bool(true))
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import RulesSyntax
+
+@Test func RulesSyntaxBuilds() {
+    #expect(Bool(true))
+}
