@@ -6,7 +6,7 @@ public struct RulesCommand: AsyncParsableCommand {
         commandName: "rules",
         abstract: "Compile, check and test Firebase Realtime Database security rules.",
         version: "0.1.0",
-        subcommands: []
+        subcommands: [CheckCommand.self, CompileCommand.self]
     )
 
     public init() {}

@@ -1,1 +1,32 @@
-// RulesCompiler
+import RulesSyntax
+
+/// The result of compiling a rules file: the ruleset when there are no errors, and every diagnostic.
+public struct CompilationResult: Sendable {
+    /// The compiled ruleset, or nil when any error was found.
+    public let ruleset: CompiledRuleset?
+    /// The checked tree (present whenever the document had a `rules` object).
+    public let tree: RuleNode?
+    /// Errors and warnings, in file order.
+    public let diagnostics: [Diagnostic]
+}
+
+/// Compiles rules files: read, check, lower.
+public enum RulesCompiler {
+    /// Compiles the rules in a source file.
+    public static func compile(_ file: SourceFile, expressionLimits: ExpressionLimits = .default) -> CompilationResult {
+        var loader = RulesDocumentLoader(file: file)
+        loader.expressionLimits = expressionLimits
+        let (tree, found) = loader.load()
+        let diagnostics = found.sorted { ($0.range.start, $0.range.end) < ($1.range.start, $1.range.end) }
+        guard let tree, !diagnostics.containsErrors else {
+            return CompilationResult(ruleset: nil, tree: tree, diagnostics: diagnostics)
+        }
+        let ruleset = BytecodeCompiler.compile(tree, file: file, diagnostics: diagnostics)
+        return CompilationResult(ruleset: ruleset, tree: tree, diagnostics: diagnostics)
+    }
+
+    /// Compiles rules given as text.
+    public static func compile(source: String, path: String = "database.rules.json") -> CompilationResult {
+        compile(SourceFile(path: path, text: source))
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import RulesCompiler
+
+/// A compiled rules file, ready to authorize operations.
+///
+/// Immutable and `Sendable`: compile once at startup and share it across every request and thread.
+///
+/// ```swift
+/// let rules = try Ruleset(contentsOfFile: "database.rules.json")
+/// let decision = rules.decide(.set(path: "/posts/p1/title", value: "Hello"),
+///                             on: database, auth: .user(uid: "alice"))
+/// ```
+public struct Ruleset: Sendable {
+    /// The compiled form (bytecode, rule tree, source file).
+    public let compiled: CompiledRuleset
+    private let engine: RulesEngine
+
+    /// Warnings found while compiling (errors make compilation throw).
+    public var warnings: [Diagnostic] { compiled.diagnostics }
+
+    /// Compiles rules from text. Throws ``RulesError`` with every diagnostic when there are errors.
+    public init(source: String, path: String = "database.rules.json") throws(RulesError) {
+        try self.init(file: SourceFile(path: path, text: source))
+    }
+
+    /// Reads and compiles a rules file.
+    public init(contentsOfFile path: String) throws(RulesError) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RulesError(file: nil, diagnostics: [], message: "\(path): cannot read the file")
+        }
+        try self.init(file: SourceFile(path: path, bytes: [UInt8](data)))
+    }
+
+    /// Compiles a source file.
+    public init(file: SourceFile) throws(RulesError) {
+        let result = RulesCompiler.compile(file)
+        guard let ruleset = result.ruleset else {
+            throw RulesError(file: file, diagnostics: result.diagnostics, message: nil)
+        }
+        self.compiled = ruleset
+        self.engine = RulesEngine(ruleset: ruleset)
+    }
+
+    /// Decides an operation.
+    /// - Parameters:
+    ///   - operation: the read or write to authorize.
+    ///   - database: the data before the operation.
+    ///   - auth: the caller (``AuthValue/null`` when signed out; see ``AuthValue/user(uid:provider:claims:)``).
+    ///   - now: the server time in ms since the epoch (defaults to the current time); also the value
+    ///     of `{".sv": "timestamp"}`.
+    ///   - explain: record every rule evaluated (costs nothing when false).
+    public func decide(_ operation: Operation, on database: Database, auth: AuthValue = .null, now: Double? = nil, explain: Bool = false) -> Decision {
+        let time = now ?? (Date().timeIntervalSince1970 * 1000).rounded(.down)
+        return engine.decide(operation, on: database.root, auth: auth, now: time, explain: explain)
+    }
+}

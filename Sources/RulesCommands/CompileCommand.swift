@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import RulesCompiler
+import RulesSyntax
+
+/// `rules compile FILE --disassemble`: shows the bytecode of every rule.
+public struct CompileCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "compile",
+        abstract: "Compile a rules file and print its rule tree and bytecode."
+    )
+
+    @Argument(help: "The rules file.")
+    public var path: String
+
+    @Flag(help: "Print the rule tree with each rule's bytecode and source location.")
+    public var disassemble = false
+
+    public init() {}
+
+    public func run() throws {
+        let checked = CheckCommand.check(path)
+        guard let file = checked.file else {
+            FileHandle.standardError.write(Data("\(path): error: \(checked.readError ?? "cannot read")\n".utf8))
+            throw ExitCode(2)
+        }
+        let result = RulesCompiler.compile(file)
+        guard let ruleset = result.ruleset else {
+            let text = DiagnosticReporter().text([checked])
+            FileHandle.standardError.write(Data(text.utf8))
+            throw ExitCode(1)
+        }
+        if disassemble {
+            print(Disassembler.listing(ruleset), terminator: "")
+        } else {
+            print("\(path): \(ruleset.rules.count) rules, \(ruleset.instructions.count) instructions, \(ruleset.nodes.count) locations")
+        }
+    }
+}

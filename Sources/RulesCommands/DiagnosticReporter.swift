@@ -1,0 +1,222 @@
+import RulesCompiler
+import RulesSyntax
+
+/// Renders the findings of `rules check` in each output format.
+public struct DiagnosticReporter: Sendable {
+    /// The tool version, for SARIF.
+    public static let version = "0.1.0"
+
+    public let terminal: Terminal
+
+    /// Creates a reporter.
+    public init(terminal: Terminal = .plain) { self.terminal = terminal }
+
+    /// Everything for a run, in `format`.
+    public func report(_ files: [FileDiagnostics], format: OutputFormat) -> String {
+        switch format {
+        case .text: text(files)
+        case .json: json(files).rendered() + "\n"
+        case .sarif: sarif(files).rendered() + "\n"
+        case .github: github(files)
+        }
+    }
+
+    // MARK: - Positions
+
+    /// 1-based start and exclusive end (line, column) in UTF-8 bytes.
+    static func span(_ d: Diagnostic, in file: SourceFile) -> (SourceLocation, SourceLocation) {
+        let start = file.location(of: Int(d.range.start))
+        let end = file.location(of: Int(max(d.range.end, d.range.start)))
+        return (start, end.line == start.line && end.column <= start.column ? SourceLocation(line: start.line, column: start.column + 1) : end)
+    }
+
+    /// Converts a UTF-8 byte column to a UTF-16 column on a line (SARIF's column kind).
+    static func utf16Column(_ file: SourceFile, _ loc: SourceLocation) -> Int {
+        let line = Array(file.lineText(loc.line).utf8)
+        let n = max(0, min(loc.column - 1, line.count))
+        return String(decoding: line[0..<n], as: UTF8.self).utf16.count + 1 + max(0, loc.column - 1 - line.count)
+    }
+
+    // MARK: - Text
+
+    /// gcc-style lines with the source line and a caret under the range, and a summary.
+    public func text(_ files: [FileDiagnostics]) -> String {
+        var out = ""
+        for f in files {
+            if let e = f.readError {
+                out += terminal.bold("\(f.path): ") + terminal.red("error:") + " " + terminal.bold(e) + "\n"
+                continue
+            }
+            guard let file = f.file else { continue }
+            for d in f.diagnostics {
+                let (start, end) = Self.span(d, in: file)
+                let label: String
+                switch d.severity {
+                case .error: label = terminal.red("error:")
+                case .warning: label = terminal.yellow("warning:")
+                case .note: label = terminal.dim("note:")
+                }
+                out += terminal.bold("\(file.path):\(start.line):\(start.column):") + " \(label) " + terminal.bold(d.message) + " [\(d.code)]\n"
+                out += excerpt(file, start, end)
+            }
+        }
+        out += summary(files) + "\n"
+        return out
+    }
+
+    private func excerpt(_ file: SourceFile, _ start: SourceLocation, _ end: SourceLocation) -> String {
+        let line = file.lineText(start.line)
+        let bytes = Array(line.utf8)
+        let number = String(start.line)
+        let gutter = String(repeating: " ", count: number.count)
+        // Keep tabs so the caret lines up; everything else becomes one space per character.
+        let prefixBytes = bytes.prefix(max(0, start.column - 1))
+        let lead = String(decoding: prefixBytes, as: UTF8.self).map { $0 == "\t" ? "\t" : " " }.joined()
+        let endColumn = end.line == start.line ? end.column : bytes.count + 1
+        let underlinedBytes = bytes.dropFirst(max(0, start.column - 1)).prefix(max(1, endColumn - start.column))
+        let width = max(1, String(decoding: underlinedBytes, as: UTF8.self).count)
+        let marks = "^" + String(repeating: "~", count: max(0, width - 1))
+        return " \(number) | \(line)\n \(gutter) | \(lead)" + terminal.green(marks) + "\n"
+    }
+
+    /// `2 errors, 1 warning in 1 file` or `No problems in 3 files.`
+    public func summary(_ files: [FileDiagnostics]) -> String {
+        let errors = files.reduce(0) { $0 + $1.count(.error) + ($1.readError == nil ? 0 : 1) }
+        let warnings = files.reduce(0) { $0 + $1.count(.warning) }
+        let fileWord = files.count == 1 ? "1 file" : "\(files.count) files"
+        if errors == 0 && warnings == 0 { return "No problems in \(fileWord)." }
+        func plural(_ n: Int, _ w: String) -> String { n == 1 ? "1 \(w)" : "\(n) \(w)s" }
+        return "\(plural(errors, "error")), \(plural(warnings, "warning")) in \(fileWord)."
+    }
+
+    // MARK: - JSON
+
+    /// `{"diagnostics": [...], "errors": N, "warnings": N}`; columns are 1-based UTF-8 byte columns,
+    /// `endColumn` is one past the last character.
+    public func json(_ files: [FileDiagnostics]) -> JSONText {
+        var items: [JSONText] = []
+        var errors = 0, warnings = 0
+        for f in files {
+            if let e = f.readError {
+                errors += 1
+                items.append(.object([
+                    ("file", .string(f.path)), ("line", .int(1)), ("column", .int(1)), ("endLine", .int(1)),
+                    ("endColumn", .int(1)), ("severity", .string("error")), ("code", .string(DiagnosticCode.unreadableFile.rawValue)),
+                    ("message", .string(e)),
+                ]))
+                continue
+            }
+            guard let file = f.file else { continue }
+            for d in f.diagnostics {
+                if d.severity == .error { errors += 1 }
+                if d.severity == .warning { warnings += 1 }
+                let (s, e) = Self.span(d, in: file)
+                items.append(.object([
+                    ("file", .string(f.path)), ("line", .int(s.line)), ("column", .int(s.column)),
+                    ("endLine", .int(e.line)), ("endColumn", .int(e.column)), ("severity", .string(d.severity.rawValue)),
+                    ("code", .string(d.code.rawValue)), ("message", .string(d.message)),
+                ]))
+            }
+        }
+        return .object([("diagnostics", .array(items)), ("errors", .int(errors)), ("warnings", .int(warnings))])
+    }
+
+    // MARK: - SARIF
+
+    /// SARIF 2.1.0 with one run, every known rule described, UTF-16 columns.
+    public func sarif(_ files: [FileDiagnostics]) -> JSONText {
+        let catalog = DiagnosticCatalog.all
+        let ruleIndex = Dictionary(uniqueKeysWithValues: catalog.enumerated().map { ($1.code, $0) })
+        let rules: [JSONText] = catalog.map { entry in
+            .object([
+                ("id", .string(entry.code.rawValue)),
+                ("name", .string(entry.name)),
+                ("shortDescription", .object([("text", .string(entry.summary))])),
+                ("fullDescription", .object([("text", .string(entry.help))])),
+                ("help", .object([("text", .string(entry.help))])),
+                ("helpUri", .string("docs/diagnostics.md#\(entry.code.rawValue)")),
+                ("defaultConfiguration", .object([("level", .string(entry.severity == .error ? "error" : "warning"))])),
+            ])
+        }
+        var results: [JSONText] = []
+        for f in files {
+            if let e = f.readError {
+                results.append(result(code: .unreadableFile, level: "error", message: e, uri: f.path, region: nil, index: ruleIndex[.unreadableFile]))
+                continue
+            }
+            guard let file = f.file else { continue }
+            for d in f.diagnostics {
+                let (s, e) = Self.span(d, in: file)
+                let region: JSONText = .object([
+                    ("startLine", .int(s.line)), ("startColumn", .int(Self.utf16Column(file, s))),
+                    ("endLine", .int(e.line)), ("endColumn", .int(Self.utf16Column(file, e))),
+                ])
+                let level = d.severity == .error ? "error" : d.severity == .warning ? "warning" : "note"
+                results.append(result(code: d.code, level: level, message: d.message, uri: f.path, region: region, index: ruleIndex[d.code]))
+            }
+        }
+        let driver: JSONText = .object([
+            ("name", .string("rules")),
+            ("fullName", .string("swift-database-rules")),
+            ("semanticVersion", .string(Self.version)),
+            ("informationUri", .string("https://firebase.google.com/docs/database/security")),
+            ("rules", .array(rules)),
+        ])
+        return .object([
+            ("$schema", .string("https://json.schemastore.org/sarif-2.1.0.json")),
+            ("version", .string("2.1.0")),
+            ("runs", .array([.object([
+                ("tool", .object([("driver", driver)])),
+                ("columnKind", .string("utf16CodeUnits")),
+                ("results", .array(results)),
+            ])])),
+        ])
+    }
+
+    private func result(code: DiagnosticCode, level: String, message: String, uri: String, region: JSONText?, index: Int?) -> JSONText {
+        var physical: [(String, JSONText)] = [("artifactLocation", .object([("uri", .string(uri))]))]
+        if let region { physical.append(("region", region)) }
+        var members: [(String, JSONText)] = [("ruleId", .string(code.rawValue))]
+        if let index { members.append(("ruleIndex", .int(index))) }
+        members += [
+            ("level", .string(level)),
+            ("message", .object([("text", .string(message))])),
+            ("locations", .array([.object([("physicalLocation", .object(physical))])])),
+        ]
+        return .object(members)
+    }
+
+    // MARK: - GitHub
+
+    /// `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=code::message` lines.
+    public func github(_ files: [FileDiagnostics]) -> String {
+        var out = ""
+        for f in files {
+            if let e = f.readError {
+                out += "::error file=\(Self.property(f.path)),title=\(DiagnosticCode.unreadableFile)::\(Self.data(e))\n"
+                continue
+            }
+            guard let file = f.file else { continue }
+            for d in f.diagnostics {
+                let (s, e) = Self.span(d, in: file)
+                let command = d.severity == .error ? "error" : d.severity == .warning ? "warning" : "notice"
+                out += "::\(command) file=\(Self.property(f.path)),line=\(s.line),col=\(s.column),endLine=\(e.line),endColumn=\(e.column),title=\(Self.property(d.code.rawValue))::\(Self.data(d.message))\n"
+            }
+        }
+        return out
+    }
+
+    static func data(_ s: String) -> String {
+        s.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A")
+    }
+
+    static func property(_ s: String) -> String {
+        data(s).replacingAll(":", "%3A").replacingAll(",", "%2C")
+    }
+}
+
+extension String {
+    func replacingAll(_ target: String, _ replacement: String) -> String {
+        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,49 @@
+/// A location of the compiled rule tree, with its rules and children by index.
+public struct CompiledNode: Sendable {
+    /// The rule path, e.g. `/posts/$postId`.
+    public let path: String
+    /// Literal children: key to node index.
+    public let literals: [String: Int32]
+    /// The wildcard child's node index, or -1.
+    public let wildcard: Int32
+    /// The wildcard's name (with `$`), or "".
+    public let wildcardName: String
+    /// Rule indexes for `.read`, `.write`, `.validate`, or -1.
+    public let read: Int32
+    public let write: Int32
+    public let validate: Int32
+    /// True when this node or a descendant has a `.validate`, so a write under it needs walking.
+    public let validatesBelow: Bool
+    /// `.indexOn` entries.
+    public let indexOn: [String]
+
+    /// Creates a node.
+    public init(path: String, literals: [String: Int32], wildcard: Int32, wildcardName: String, read: Int32, write: Int32, validate: Int32, validatesBelow: Bool, indexOn: [String]) {
+        self.path = path
+        self.literals = literals
+        self.wildcard = wildcard
+        self.wildcardName = wildcardName
+        self.read = read
+        self.write = write
+        self.validate = validate
+        self.validatesBelow = validatesBelow
+        self.indexOn = indexOn
+    }
+
+    /// The child node for a data key: the literal one if the key names one, else the wildcard.
+    @inline(__always)
+    public func child(_ key: String) -> (index: Int32, isWildcard: Bool)? {
+        if let i = literals[key] { return (i, false) }
+        if wildcard >= 0 { return (wildcard, true) }
+        return nil
+    }
+
+    /// The rule index of a kind.
+    public func rule(_ kind: RuleKind) -> Int32 {
+        switch kind {
+        case .read: read
+        case .write: write
+        case .validate: validate
+        }
+    }
+}

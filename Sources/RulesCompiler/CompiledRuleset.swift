@@ -1,0 +1,55 @@
+import RulesSyntax
+
+/// A rules file compiled for evaluation: immutable, `Sendable`, built once and shared by any number
+/// of threads.
+///
+/// Code for all rules lives in one flat instruction array; pools hold the numbers, strings and
+/// regular expressions that instructions name by index. Parallel arrays map each instruction to the
+/// source range it came from (for runtime errors) and to the expression node whose value it
+/// completes (for explanations).
+public final class CompiledRuleset: Sendable {
+    /// The rules file.
+    public let file: SourceFile
+    /// The checked rule tree.
+    public let tree: RuleNode
+    /// The compiled tree; index 0 is the root.
+    public let nodes: [CompiledNode]
+    /// Every rule.
+    public let rules: [CompiledRule]
+    /// The code of every rule.
+    public let instructions: [Instruction]
+    /// The file range of the expression that produced each instruction.
+    public let instructionRanges: [SourceRange]
+    /// The expression node id whose value is on top of the stack after each instruction, or -1.
+    public let instructionNodes: [Int32]
+    /// Number constants.
+    public let numbers: [Double]
+    /// String constants and names.
+    public let strings: [String]
+    /// Compiled regular expressions.
+    public let regexes: [CompiledRegex]
+    /// The deepest stack any rule needs.
+    public let maxStackDepth: Int
+    /// Warnings found while compiling.
+    public let diagnostics: [Diagnostic]
+
+    /// Creates a ruleset (see ``BytecodeCompiler``).
+    public init(
+        file: SourceFile, tree: RuleNode, nodes: [CompiledNode], rules: [CompiledRule], instructions: [Instruction],
+        instructionRanges: [SourceRange], instructionNodes: [Int32], numbers: [Double], strings: [String],
+        regexes: [CompiledRegex], maxStackDepth: Int, diagnostics: [Diagnostic]
+    ) {
+        self.file = file
+        self.tree = tree
+        self.nodes = nodes
+        self.rules = rules
+        self.instructions = instructions
+        self.instructionRanges = instructionRanges
+        self.instructionNodes = instructionNodes
+        self.numbers = numbers
+        self.strings = strings
+        self.regexes = regexes
+        self.maxStackDepth = maxStackDepth
+        self.diagnostics = diagnostics
+    }
+}

@@ -1,0 +1,55 @@
+/// A method that rule expressions can call: the ten snapshot methods and the string methods.
+public enum Method: String, Sendable, Hashable, CaseIterable {
+    // RuleDataSnapshot (spec §5)
+    case val, child, parent, hasChild, hasChildren, exists, getPriority, isNumber, isString, isBoolean
+    // String (spec §6.1)
+    case contains, beginsWith, endsWith, replace, toLowerCase, toUpperCase, matches
+
+    /// The name as written in rules.
+    public var name: String { rawValue }
+
+    /// True for the methods of a snapshot.
+    public var isSnapshotMethod: Bool {
+        switch self {
+        case .val, .child, .parent, .hasChild, .hasChildren, .exists, .getPriority, .isNumber, .isString, .isBoolean:
+            true
+        default:
+            false
+        }
+    }
+
+    /// The snapshot method with this name, if any.
+    public static func snapshotMethod(named name: String) -> Method? {
+        guard let m = Method(rawValue: name), m.isSnapshotMethod else { return nil }
+        return m
+    }
+
+    /// The string method with this name, if any.
+    public static func stringMethod(named name: String) -> Method? {
+        guard let m = Method(rawValue: name), !m.isSnapshotMethod else { return nil }
+        return m
+    }
+
+    /// The static type of a call's result.
+    public var resultType: StaticType {
+        switch self {
+        case .val, .getPriority: .dynamicPrimitive
+        case .child, .parent: .snapshot
+        case .hasChild, .hasChildren, .exists, .isNumber, .isString, .isBoolean: .boolean
+        case .contains, .beginsWith, .endsWith, .matches: .boolean
+        case .replace, .toLowerCase, .toUpperCase: .string
+        }
+    }
+
+    /// The exact number of arguments (``hasChildren`` takes 0 or 1 and is checked on its own).
+    public var arity: Int {
+        switch self {
+        case .val, .parent, .exists, .getPriority, .isNumber, .isString, .isBoolean, .toLowerCase, .toUpperCase, .hasChildren:
+            0
+        case .child, .hasChild, .contains, .beginsWith, .endsWith, .matches:
+            1
+        case .replace:
+            2
+        }
+    }
+}

@@ -1,0 +1,393 @@
+import RulesSyntax
+
+/// Checks one parsed rule expression: names, members, calls, operand types and the boolean result
+/// (spec §3–§6). Every error carries the server's text where one is known and the exact file range.
+///
+/// The checker keeps going after an error, giving the bad sub-expression the type `invalid` so that
+/// one mistake produces one message.
+public struct TypeChecker {
+    /// The kind of rule being checked (`newData` is invalid in `.read`).
+    public let kind: RuleKind
+    /// The wildcard names in scope, outermost first (the slot of `$x` is its index here).
+    public let wildcards: [String]
+    /// Where the expression came from.
+    public let source: ExpressionSource
+
+    private var types: [StaticType]
+    private var resolutions: [Resolution?]
+    private(set) var diagnostics: [Diagnostic] = []
+    private(set) var regexes: [Int: CompiledRegex] = [:]
+
+    /// Creates a checker for an expression with `nodeCount` nodes.
+    public init(kind: RuleKind, wildcards: [String], source: ExpressionSource, nodeCount: Int) {
+        self.kind = kind
+        self.wildcards = wildcards
+        self.source = source
+        self.types = Array(repeating: .invalid, count: nodeCount)
+        self.resolutions = Array(repeating: nil, count: nodeCount)
+    }
+
+    /// Checks a whole rule expression. Returns the checked expression when there are no errors.
+    public static func check(
+        _ root: Expression, nodeCount: Int, kind: RuleKind, wildcards: [String], source: ExpressionSource
+    ) -> (CheckedExpression?, [Diagnostic]) {
+        var checker = TypeChecker(kind: kind, wildcards: wildcards, source: source, nodeCount: nodeCount)
+        let t = checker.check(root)
+        if t != .boolean && t != .invalid {
+            checker.error(.notBoolean, "Expression must evaluate to a boolean.", root.range)
+        }
+        if checker.diagnostics.containsErrors { return (nil, checker.diagnostics) }
+        let checked = CheckedExpression(
+            root: root, source: source, types: checker.types, resolutions: checker.resolutions,
+            regexes: checker.regexes)
+        return (checked, checker.diagnostics)
+    }
+
+    // MARK: - Expressions
+
+    @discardableResult
+    private mutating func check(_ e: Expression) -> StaticType {
+        let t = infer(e)
+        set(e, t)
+        return t
+    }
+
+    private mutating func set(_ e: Expression, _ t: StaticType, _ r: Resolution? = nil) {
+        if e.id >= 0, e.id < types.count {
+            types[e.id] = t
+            if let r { resolutions[e.id] = r }
+        }
+    }
+
+    private mutating func resolve(_ e: Expression, _ r: Resolution) {
+        if e.id >= 0, e.id < resolutions.count { resolutions[e.id] = r }
+    }
+
+    private mutating func infer(_ e: Expression) -> StaticType {
+        switch e.kind {
+        case .number: return .number
+        case .string: return .string
+        case .boolean: return .boolean
+        case .null: return .null
+        case .regex:
+            error(.misplacedLiteral, "Unexpected regular expression literal", e.range)
+            return .invalid
+        case .array:
+            error(.misplacedLiteral, "Unexpected array literal", e.range)
+            return .invalid
+        case .identifier(let name):
+            return identifier(name, e)
+        case .member(let object, let name, let nameRange):
+            let t = check(object)
+            return member(of: t, name: name, range: nameRange, node: e)
+        case .index(let object, let index):
+            let t = check(object)
+            if case .string(let name) = index.kind {
+                set(index, .string)
+                return member(of: t, name: name, range: index.range, node: e)
+            }
+            let it = check(index)
+            switch t {
+            case .invalid:
+                return .invalid
+            case .dynamicMap:
+                if !(it.isDynamic || it == .string || it == .number || it == .invalid) {
+                    error(.invalidIndex, "Invalid index: an index into auth must be a string or a number.", index.range)
+                    return .invalid
+                }
+                resolve(e, .dynamicIndex)
+                return .dynamicMap
+            default:
+                if it != .invalid {
+                    error(.invalidIndex, "Invalid index: only a string literal may name a method or property here.", index.range)
+                }
+                return .invalid
+            }
+        case .call(let callee, let arguments):
+            let t = check(callee)
+            switch t {
+            case .invalid:
+                return .invalid
+            case .method(let m):
+                resolve(e, .call(m))
+                return call(m, arguments, e)
+            default:
+                error(.notAFunction, "Type error: Function call on target that is not a function.", e.range)
+                return .invalid
+            }
+        case .unary(.not, let operand):
+            let t = check(operand)
+            if t != .boolean && t != .invalid {
+                error(.notBoolean, "! only operates on booleans.", operand.range)
+            }
+            return .boolean
+        case .unary(.negate, let operand):
+            let t = check(operand)
+            if !(t == .number || t.isDynamic || t == .invalid) {
+                error(.invalidOperand, "Invalid - expression: operand is not a number.", operand.range)
+            }
+            return .number
+        case .binary(let op, let l, let r, _):
+            let lt = check(l)
+            let rt = check(r)
+            return binary(op, lt, rt, l, r)
+        case .logical(let op, let operands):
+            for (i, o) in operands.enumerated() {
+                let t = check(o)
+                if t != .boolean && t != .invalid {
+                    let side = i == 0 ? "left" : "right"
+                    error(.notBoolean, "Invalid \(op.rawValue) expression: \(side) operand is not a boolean.", o.range)
+                }
+            }
+            return .boolean
+        case .conditional(let c, let a, let b):
+            let ct = check(c)
+            if ct != .boolean && ct != .invalid {
+                error(.notBoolean, "Invalid ?: expression: condition is not a boolean.", c.range)
+            }
+            let at = check(a)
+            let bt = check(b)
+            return join(at, bt, e)
+        }
+    }
+
+    private mutating func identifier(_ name: String, _ e: Expression) -> StaticType {
+        switch name {
+        case "auth":
+            resolve(e, .auth)
+            return .dynamicMap
+        case "root":
+            resolve(e, .root)
+            return .snapshot
+        case "data":
+            resolve(e, .data)
+            return .snapshot
+        case "newData":
+            if kind == .read {
+                error(.newDataInRead, "newData is invalid in .read expressions.", e.range)
+                return .invalid
+            }
+            resolve(e, .newData)
+            return .snapshot
+        case "now":
+            resolve(e, .now)
+            return .number
+        case "query":
+            resolve(e, .query)
+            return .query
+        default:
+            if name.hasPrefix("$"), let slot = wildcards.lastIndex(of: name) {
+                resolve(e, .wildcard(name: name, slot: slot))
+                return .string
+            }
+            error(.unknownVariable, "Unknown variable '\(name)'.", e.range)
+            return .invalid
+        }
+    }
+
+    private mutating func member(of t: StaticType, name: String, range: SourceRange, node: Expression) -> StaticType {
+        switch t {
+        case .invalid:
+            return .invalid
+        case .snapshot:
+            if let m = Method.snapshotMethod(named: name) {
+                resolve(node, .method(m))
+                return .method(m)
+            }
+        case .string, .dynamicPrimitive:
+            if name == "length" {
+                resolve(node, .stringLength)
+                return .number
+            }
+            if let m = Method.stringMethod(named: name) {
+                resolve(node, .method(m))
+                return .method(m)
+            }
+        case .dynamicMap:
+            if let m = Method.stringMethod(named: name) {
+                resolve(node, .method(m))
+                return .method(m)
+            }
+            resolve(node, .dynamicProperty(name))
+            return .dynamicMap
+        case .query:
+            if let f = QueryField(rawValue: name) {
+                resolve(node, .queryField(f))
+                return f.type
+            }
+        default:
+            break
+        }
+        error(.noSuchMember, "No such method/property '\(name)'.", range)
+        return .invalid
+    }
+
+    // MARK: - Calls
+
+    private mutating func call(_ m: Method, _ args: [Expression], _ e: Expression) -> StaticType {
+        switch m {
+        case .hasChildren:
+            if args.count > 1 {
+                error(.argumentCount, "hasChildren() expects only a single argument (containing an array of child names).", e.range)
+                return .boolean
+            }
+            guard let arg = args.first else { return .boolean }
+            guard case .array(let elements) = arg.kind else {
+                if case .regex = arg.kind {} else { check(arg) }
+                error(.argumentType, "hasChildren() expects an array of child names.", arg.range)
+                return .boolean
+            }
+            set(arg, .array)
+            for el in elements {
+                let t = stringArgument(el)
+                if !(t == .string || t.isDynamic || t == .invalid) {
+                    error(.argumentType, "hasChildren() expects an array of strings.", el.range)
+                }
+            }
+            return .boolean
+        case .matches:
+            guard args.count == 1 else {
+                error(.argumentCount, "matches() expects 1 argument.", e.range)
+                return .boolean
+            }
+            let arg = args[0]
+            guard case .regex(let pattern, let flags) = arg.kind else {
+                if case .array = arg.kind {} else { check(arg) }
+                error(.argumentType, "matches() expects a regular expression literal argument.", arg.range)
+                return .boolean
+            }
+            set(arg, .regex)
+            regex(pattern: pattern, flags: flags, node: arg)
+            return .boolean
+        case .replace:
+            guard args.count == 2 else {
+                error(.argumentCount, "replace() expects 2 arguments.", e.range)
+                return .string
+            }
+            for (i, a) in args.enumerated() {
+                let t = stringArgument(a)
+                if !(t == .string || t.isDynamic || t == .invalid) {
+                    error(.argumentType, "Argument \(i + 1) of replace() must be a string.", a.range)
+                }
+            }
+            return .string
+        default:
+            if args.count != m.arity {
+                let expected = m.arity == 0 ? "no arguments" : m.arity == 1 ? "1 argument" : "\(m.arity) arguments"
+                error(.argumentCount, "\(m.name)() expects \(expected).", e.range)
+                return m.resultType
+            }
+            for a in args {
+                let t = stringArgument(a)
+                if !(t == .string || t.isDynamic || t == .invalid) {
+                    error(.argumentType, "\(m.name)() expects a string argument.", a.range)
+                }
+            }
+            return m.resultType
+        }
+    }
+
+    /// Checks an argument that must be a string, giving array and regex literals a type instead
+    /// of the "unexpected literal" error, so that the caller's message is the one reported.
+    private mutating func stringArgument(_ a: Expression) -> StaticType {
+        switch a.kind {
+        case .array:
+            set(a, .array)
+            return .array
+        case .regex:
+            set(a, .regex)
+            return .regex
+        default:
+            return check(a)
+        }
+    }
+
+    private mutating func regex(pattern: String, flags: String, node: Expression) {
+        let patternStart = Int(node.range.start) + 1
+        let flagsStart = patternStart + pattern.utf8.count + 1
+        let issues = RegexSubset.validate(pattern: pattern, flags: flags)
+        for issue in issues {
+            let base = issue.isInFlags ? flagsStart : patternStart
+            let r = SourceRange(base + Int(issue.range.start), base + Int(issue.range.end))
+            error(issue.code, issue.message, r)
+        }
+        guard issues.isEmpty else { return }
+        do {
+            let compiled = try CompiledRegex(
+                firebasePattern: pattern, caseInsensitive: flags.contains("i"))
+            regexes[node.id] = compiled
+        } catch {
+            let at = patternStart + max(0, min(error.byteOffset, pattern.utf8.count))
+            self.error(.regexUnsupported, "invalid regular expression: \(error.message)", SourceRange(at, at + 1))
+        }
+    }
+
+    // MARK: - Operators
+
+    private mutating func binary(_ op: BinaryOperator, _ lt: StaticType, _ rt: StaticType, _ l: Expression, _ r: Expression) -> StaticType {
+        let name = op.messageSpelling
+        switch op {
+        case .add:
+            var ok = true
+            for (t, side, node) in [(lt, "left", l), (rt, "right", r)] where !(t == .number || t == .string || t.isDynamic || t == .invalid) {
+                error(.invalidOperand, "Invalid + expression: \(side) operand is not a number or string.", node.range)
+                ok = false
+            }
+            if !ok || lt == .invalid || rt == .invalid { return .invalid }
+            if lt == .number && rt == .number { return .number }
+            if lt == .string || rt == .string { return .string }
+            return .dynamicPrimitive
+        case .subtract, .multiply, .divide, .remainder:
+            for (t, side, node) in [(lt, "left", l), (rt, "right", r)] where !(t == .number || t.isDynamic || t == .invalid) {
+                error(.invalidOperand, "Invalid \(name) expression: \(side) operand is not a number.", node.range)
+            }
+            return .number
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            var ok = true
+            for (t, side, node) in [(lt, "left", l), (rt, "right", r)] where !(t == .number || t == .string || t.isDynamic || t == .invalid) {
+                error(.invalidOperand, "Invalid \(name) expression: \(side) operand must be a number or string.", node.range)
+                ok = false
+            }
+            if ok, (lt == .number && rt == .string) || (lt == .string && rt == .number) {
+                error(.invalidOperand, "Invalid \(name) expression: operands must both be numbers or both be strings.", l.range.union(r.range))
+            }
+            return .boolean
+        case .equal, .notEqual, .strictEqual, .strictNotEqual:
+            if !isComparable(lt) {
+                let list = (op == .equal || op == .strictEqual) ? "number, boolean, string, null" : "number, boolean, string, or null"
+                error(.invalidOperand, "Invalid \(name) expression: left operand is not a \(list).", l.range)
+            }
+            if !isComparable(rt) {
+                error(.invalidOperand, "Invalid \(name) expression: right operand is not a number, boolean, string, or null.", r.range)
+            }
+            return .boolean
+        }
+    }
+
+    private func isComparable(_ t: StaticType) -> Bool {
+        switch t {
+        case .boolean, .number, .string, .null, .dynamicPrimitive, .dynamicMap, .invalid: true
+        default: false
+        }
+    }
+
+    private mutating func join(_ a: StaticType, _ b: StaticType, _ e: Expression) -> StaticType {
+        if a == .invalid || b == .invalid { return .invalid }
+        if a == b { return a }
+        let primitive: (StaticType) -> Bool = {
+            switch $0 {
+            case .boolean, .number, .string, .null, .dynamicPrimitive, .dynamicMap: true
+            default: false
+            }
+        }
+        if primitive(a) && primitive(b) { return .dynamicPrimitive }
+        error(.invalidOperand, "Invalid ?: expression: the branches have incompatible types (\(a) and \(b)).", e.range)
+        return .invalid
+    }
+
+    // MARK: - Diagnostics
+
+    private mutating func error(_ code: DiagnosticCode, _ message: String, _ localRange: SourceRange) {
+        diagnostics.append(.error(code, message, at: source.fileRange(localRange)))
+    }
+}

@@ -1,0 +1,343 @@
+import RulesCompiler
+import RulesSyntax
+
+/// Decides reads, sets, deletes, pushes and multi-path updates against a compiled ruleset
+/// (spec §8): `.read`/`.write` only along the path, any true grants; `.validate` on every
+/// non-null node the write carries and on its ancestors, against one merged new tree; never on null.
+///
+/// The engine is an immutable value; share it across threads. Each call makes its own scratch state.
+public struct RulesEngine: Sendable {
+    /// The rules.
+    public let ruleset: CompiledRuleset
+
+    /// Creates an engine for a ruleset.
+    public init(ruleset: CompiledRuleset) { self.ruleset = ruleset }
+
+    /// Decides an operation on the tree `root` for the user `auth` at time `now` (ms).
+    public func decide(_ operation: Operation, on root: DataNode?, auth: AuthValue = .null, now: Double, explain: Bool = false) -> Decision {
+        if explain {
+            var e = Evaluator(ruleset: ruleset, auth: auth, now: now, tracer: RecordingTracer(), explain: true)
+            return e.decide(operation, root)
+        }
+        var e = Evaluator(ruleset: ruleset, auth: auth, now: now, tracer: NoTracer(), explain: false)
+        return e.decide(operation, root)
+    }
+}
+
+/// The state of one decision.
+struct Evaluator<T: Tracer> {
+    let ruleset: CompiledRuleset
+    let auth: AuthValue
+    let now: Double
+    var tracer: T
+    let explain: Bool
+    var vm = VM()
+    var snaps = SnapshotTable()
+    var query = QueryParameters.none
+    var wildcardKeys: [String] = []
+    var log: [RuleEvaluation] = []
+    var rootEntry: Int32 = -1
+
+    init(ruleset: CompiledRuleset, auth: AuthValue, now: Double, tracer: T, explain: Bool) {
+        self.ruleset = ruleset
+        self.auth = auth
+        self.now = now
+        self.tracer = tracer
+        self.explain = explain
+    }
+
+    mutating func decide(_ op: Operation, _ root: DataNode?) -> Decision {
+        switch op {
+        case .read(let path, let q):
+            query = q
+            let keys: [String]
+            do { keys = try DataPath(validating: path).keys } catch { return reject("read \(path)", root, error.message) }
+            let ok = read(keys, root)
+            return finish("read \(display(keys))", ok, root, ok ? nil : "no .read rule on \(display(keys)) or above it granted the read")
+        case .set(let path, let value):
+            do {
+                let p = try DataPath(validating: path)
+                return write("set \(p)", [(p.keys, value)], root)
+            } catch { return reject("set \(path)", root, error.message) }
+        case .delete(let path):
+            do {
+                let p = try DataPath(validating: path)
+                return write("delete \(p)", [(p.keys, .null)], root)
+            } catch { return reject("delete \(path)", root, error.message) }
+        case .push(let path, let value, let key):
+            do {
+                let p = try DataPath(validating: path)
+                let full = try DataPath(validating: p.description + "/" + key)
+                return write("push \(p) (key \(key))", [(full.keys, value)], root)
+            } catch { return reject("push \(path)", root, error.message) }
+        case .update(let path, let values):
+            let base: DataPath
+            do { base = try DataPath(validating: path) } catch { return reject("update \(path)", root, error.message) }
+            var entries: [([String], DataInput)] = []
+            for (rel, v) in values {
+                do {
+                    let r = try DataPath(validating: rel)
+                    let keys = base.keys + r.keys
+                    if keys.count >= DataLimits.maxDepth {
+                        return reject("update \(base)", root, "Path \(display(keys)) is too deep: \(keys.count) levels (the limit is \(DataLimits.maxDepth - 1)).")
+                    }
+                    entries.append((keys, v))
+                } catch {
+                    return reject("update \(base)", root, "Invalid update path '\(rel)': \(error.message)")
+                }
+            }
+            if let overlap = Self.overlap(entries.map(\.0)) {
+                return reject("update \(base)", root, "Update paths overlap: \(display(overlap.0)) and \(display(overlap.1)).")
+            }
+            return write("update \(base)", entries, root)
+        }
+    }
+
+    // MARK: - Reads
+
+    private mutating func read(_ keys: [String], _ root: DataNode?) -> Bool {
+        snaps.reset()
+        rootEntry = snaps.addRoot(root)
+        var entry = rootEntry
+        var nodeIndex: Int32 = 0
+        wildcardKeys.removeAll(keepingCapacity: true)
+        var depth = 0
+        while true {
+            let node = ruleset.nodes[Int(nodeIndex)]
+            if node.read >= 0 {
+                let outcome = evaluate(node.read, data: entry, newData: -1)
+                if outcome.isTrue { return true }
+            }
+            if depth == keys.count { return false }
+            let key = keys[depth]
+            guard let (child, isWildcard) = node.child(key) else { return false }
+            if isWildcard { wildcardKeys.append(key) }
+            nodeIndex = child
+            entry = snaps.addChild(of: entry, key: key)
+            depth += 1
+        }
+    }
+
+    // MARK: - Writes
+
+    private mutating func write(_ title: String, _ entries: [([String], DataInput)], _ oldRoot: DataNode?) -> Decision {
+        query = .none
+        // 1. One merged new tree, with server values resolved against the tree before the write.
+        var newRoot = oldRoot
+        for (keys, input) in entries {
+            let existing = oldRoot?.descendant(keys)
+            let node = input.resolved(now: now, existing: existing)
+            if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
+                return reject(title, oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
+            }
+            newRoot = DataNode.replacing(newRoot, at: DataPath(keys: keys), with: node)
+        }
+        snaps.reset()
+        rootEntry = snaps.addRoot(oldRoot)
+        let newRootEntry = snaps.addRoot(newRoot)
+        var denial: String?
+        var validated = Set<[String]>()
+
+        for (keys, _) in entries {
+            // 2. Permission: `.write` from the root down to the written path, any true grants.
+            var permitted = false
+            var nodeIndex: Int32 = 0
+            var oldEntry = rootEntry, newEntry = newRootEntry
+            wildcardKeys.removeAll(keepingCapacity: true)
+            var chain: [(depth: Int, node: Int32, old: Int32, new: Int32, wildcards: Int)] = []
+            var depth = 0
+            var reachedTarget = false
+            while true {
+                let node = ruleset.nodes[Int(nodeIndex)]
+                chain.append((depth, nodeIndex, oldEntry, newEntry, wildcardKeys.count))
+                if !permitted && node.write >= 0 {
+                    permitted = evaluate(node.write, data: oldEntry, newData: newEntry).isTrue
+                }
+                if depth == keys.count {
+                    reachedTarget = true
+                    break
+                }
+                let key = keys[depth]
+                guard let (child, isWildcard) = node.child(key) else { break }
+                if isWildcard { wildcardKeys.append(key) }
+                nodeIndex = child
+                oldEntry = snaps.addChild(of: oldEntry, key: key)
+                newEntry = snaps.addChild(of: newEntry, key: key)
+                depth += 1
+            }
+            if !permitted {
+                denial = denial ?? "no .write rule on \(display(keys)) or above it granted the write"
+                if !explain { break }
+                continue
+            }
+            // 3a. Validation of the ancestors and the written location, where the new data is non-null.
+            let allKeys = wildcardKeys
+            for link in chain {
+                let node = ruleset.nodes[Int(link.node)]
+                guard node.validate >= 0, snaps[link.new].node != nil else { continue }
+                let at = Array(keys.prefix(link.depth))
+                guard validated.insert(at).inserted else { continue }
+                wildcardKeys = Array(allKeys.prefix(link.wildcards))
+                if !evaluate(node.validate, data: link.old, newData: link.new).isTrue {
+                    denial = denial ?? "\(ruleset.rules[Int(node.validate)].rulePath) failed on \(display(at))"
+                    if !explain { break }
+                }
+            }
+            if denial != nil && !explain { break }
+            // 3b. Validation of the written subtree (below the location; it was validated above).
+            wildcardKeys = allKeys
+            if reachedTarget, ruleset.nodes[Int(nodeIndex)].validatesBelow, snaps[newEntry].node != nil {
+                if !validateSubtree(nodeIndex, oldEntry, newEntry, &denial) && !explain { break }
+            }
+        }
+        let allowed = denial == nil
+        return finish(title, allowed, allowed ? newRoot : oldRoot, denial)
+    }
+
+    /// Validates every non-null descendant of a written location that has rules, depth first.
+    /// Returns false on the first failure (and keeps going only when explaining).
+    private mutating func validateSubtree(_ nodeIndex: Int32, _ oldEntry: Int32, _ newEntry: Int32, _ denial: inout String?) -> Bool {
+        guard let newNode = snaps[newEntry].node, newNode.value == nil else { return true }
+        let rule = ruleset.nodes[Int(nodeIndex)]
+        var ok = true
+        for (i, key) in newNode.keys.enumerated() {
+            _ = i
+            guard let (childIndex, isWildcard) = rule.child(key) else { continue }
+            let child = ruleset.nodes[Int(childIndex)]
+            guard child.validatesBelow else { continue }
+            let o = snaps.addChild(of: oldEntry, key: key)
+            let n = snaps.addChild(of: newEntry, key: key)
+            if isWildcard { wildcardKeys.append(key) }
+            defer { if isWildcard { wildcardKeys.removeLast() } }
+            if child.validate >= 0 && !evaluate(child.validate, data: o, newData: n).isTrue {
+                denial = denial ?? "\(ruleset.rules[Int(child.validate)].rulePath) failed on \(display(snaps.path(of: n)))"
+                ok = false
+                if !explain { return false }
+            }
+            if !validateSubtree(childIndex, o, n, &denial) {
+                ok = false
+                if !explain { return false }
+            }
+        }
+        return ok
+    }
+
+    // MARK: - Rules
+
+    private mutating func evaluate(_ ruleIndex: Int32, data: Int32, newData: Int32) -> RuleOutcome {
+        let ctx = EvaluationContext(
+            auth: auth, now: now, query: query, wildcardKeys: wildcardKeys,
+            root: rootEntry, data: data, newData: newData)
+        let outcome = vm.run(Int(ruleIndex), in: ruleset, context: ctx, snapshots: &snaps, tracer: &tracer)
+        if explain { record(Int(ruleIndex), outcome, data) }
+        return outcome
+    }
+
+    private mutating func record(_ ruleIndex: Int, _ outcome: RuleOutcome, _ dataEntry: Int32) {
+        let rule = ruleset.rules[ruleIndex]
+        let file = ruleset.file
+        let recorded = tracer.take()
+        var values: [(text: String, value: String)] = []
+        var source = ""
+        if let expr = rule.expression {
+            source = Self.oneLine(expr.source.text)
+            var nodes: [Expression] = []
+            Self.collect(expr.root, into: &nodes)
+            for n in nodes.sorted(by: { ($0.range.start, -$0.range.end) < ($1.range.start, -$1.range.end) }) {
+                guard let v = recorded[Int32(n.id)] else { continue }
+                if case .boolean = n.kind { continue }
+                if case .number = n.kind { continue }
+                if case .string = n.kind { continue }
+                let text = Self.oneLine(file.text(of: expr.fileRange(of: n)))
+                values.append((text, v))
+            }
+        } else if let c = rule.constant {
+            source = c ? "true" : "false"
+        }
+        var bindings: [(name: String, value: String)] = []
+        let names = Self.wildcardNames(ruleset, rule)
+        for (i, key) in wildcardKeys.enumerated() where i < names.count {
+            bindings.append((names[i], key))
+        }
+        var errorLocation: SourceLocation?
+        if case .error(let e) = outcome { errorLocation = file.location(of: e.range) }
+        log.append(RuleEvaluation(
+            id: log.count, kind: rule.kind, dataPath: display(snaps.path(of: dataEntry)), rulePath: rule.rulePath,
+            file: file.path, location: file.location(of: rule.range), outcome: outcome, errorLocation: errorLocation,
+            bindings: bindings, source: source, values: values))
+    }
+
+    private static func collect(_ e: Expression, into out: inout [Expression]) {
+        out.append(e)
+        switch e.kind {
+        case .member(let o, _, _): collect(o, into: &out)
+        case .index(let o, let i): collect(o, into: &out); collect(i, into: &out)
+        case .call(let c, let args):
+            collect(c, into: &out)
+            for a in args { collect(a, into: &out) }
+        case .unary(_, let x): collect(x, into: &out)
+        case .binary(_, let l, let r, _): collect(l, into: &out); collect(r, into: &out)
+        case .logical(_, let xs): for x in xs { collect(x, into: &out) }
+        case .conditional(let c, let a, let b): collect(c, into: &out); collect(a, into: &out); collect(b, into: &out)
+        case .array(let xs): for x in xs { collect(x, into: &out) }
+        default: break
+        }
+    }
+
+    /// The wildcard names on a rule's path, outermost first.
+    private static func wildcardNames(_ ruleset: CompiledRuleset, _ rule: CompiledRule) -> [String] {
+        rule.rulePath.split(separator: "/").filter { $0.hasPrefix("$") }.map(String.init)
+    }
+
+    private static func oneLine(_ s: String) -> String {
+        s.split(whereSeparator: { $0 == "\n" || $0 == "\r" }).map { $0.trimmingCharacters(in: " \t") }.joined(separator: " ")
+    }
+
+    // MARK: - Results
+
+    private func finish(_ title: String, _ allowed: Bool, _ root: DataNode?, _ reason: String?) -> Decision {
+        let explanation = explain ? Explanation(operation: title, allowed: allowed, rejection: nil, evaluations: log) : nil
+        return Decision(allowed: allowed, newRoot: root, reason: allowed ? nil : reason, explanation: explanation)
+    }
+
+    private func reject(_ title: String, _ root: DataNode?, _ why: String) -> Decision {
+        let explanation = explain ? Explanation(operation: title, allowed: false, rejection: why, evaluations: log) : nil
+        return Decision(allowed: false, newRoot: root, reason: why, explanation: explanation)
+    }
+
+    private func display(_ keys: [String]) -> String { "/" + keys.joined(separator: "/") }
+
+    /// The first pair of paths where one is a prefix of (or equal to) the other.
+    static func overlap(_ paths: [[String]]) -> ([String], [String])? {
+        let sorted = paths.sorted { $0.lexicographicallyPrecedes($1) }
+        for i in sorted.indices.dropFirst() {
+            let a = sorted[i - 1], b = sorted[i]
+            if a.count <= b.count && Array(b.prefix(a.count)) == a { return (a, b) }
+        }
+        return nil
+    }
+
+    /// The number of levels below a node (0 for a leaf), counting no further than `limit`.
+    static func height(_ node: DataNode, limit: Int) -> Int {
+        if node.value != nil || limit <= 0 { return 0 }
+        var h = 0
+        for c in node.children {
+            h = max(h, 1 + height(c, limit: limit - 1))
+            if h >= limit { break }
+        }
+        return h
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s.removeFirst() }
+        while let l = s.last, set.contains(l) { s.removeLast() }
+        return String(s)
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingCharacters(in set: String) -> String { String(self).trimmingCharacters(in: set) }
+}

@@ -1,0 +1,67 @@
+/// The snapshots made during one operation: each entry is a location in the old or the new tree,
+/// with the node there (nil when nothing is stored) and the entry of its parent location.
+///
+/// `child()` and `parent()` add or follow entries instead of copying anything, and the table is
+/// reused (its capacity kept) from one operation to the next.
+public struct SnapshotTable: Sendable {
+    /// One location.
+    public struct Entry: Sendable {
+        /// The node stored there, or nil.
+        public var node: DataNode?
+        /// The parent location's entry, or -1 at the root.
+        public var parent: Int32
+        /// The key of this location under its parent ("" at the root).
+        public var key: String
+    }
+
+    /// The entries.
+    public private(set) var entries: [Entry] = []
+
+    /// Creates an empty table.
+    public init() {}
+
+    /// Forgets every entry, keeping the storage.
+    public mutating func reset() { entries.removeAll(keepingCapacity: true) }
+
+    /// Adds the root of a tree and returns its index.
+    public mutating func addRoot(_ node: DataNode?) -> Int32 {
+        entries.append(Entry(node: node, parent: -1, key: ""))
+        return Int32(entries.count - 1)
+    }
+
+    /// Adds the child location `key` of `parent` and returns its index.
+    public mutating func addChild(of parent: Int32, key: String) -> Int32 {
+        let node = entries[Int(parent)].node?.child(key)
+        entries.append(Entry(node: node, parent: parent, key: key))
+        return Int32(entries.count - 1)
+    }
+
+    /// Adds the location at a relative slash path below `parent` (empty segments are skipped).
+    public mutating func addDescendant(of parent: Int32, path: String) -> Int32 {
+        var current = parent
+        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
+            current = addChild(of: current, key: String(segment))
+        }
+        if current == parent {
+            // `child('')` names no location: an empty snapshot below the receiver.
+            entries.append(Entry(node: nil, parent: parent, key: ""))
+            return Int32(entries.count - 1)
+        }
+        return current
+    }
+
+    /// The entry at an index.
+    @inline(__always)
+    public subscript(_ index: Int32) -> Entry { entries[Int(index)] }
+
+    /// The path of an entry, from the root, as keys.
+    public func path(of index: Int32) -> [String] {
+        var keys: [String] = []
+        var i = index
+        while i >= 0, entries[Int(i)].parent >= 0 {
+            keys.append(entries[Int(i)].key)
+            i = entries[Int(i)].parent
+        }
+        return keys.reversed()
+    }
+}

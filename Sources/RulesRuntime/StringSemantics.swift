@@ -1,0 +1,113 @@
+/// String operations with the server's semantics rather than Swift's: comparison by code units
+/// with no Unicode normalisation (Swift's `==` treats "é" and "e\u{301}" as equal; rules do not).
+///
+/// Lengths and ordering count UTF-16 code units, as the server's JVM strings do (see
+/// docs/decisions.md). Searching works on UTF-8 bytes, which gives the same answers for valid text.
+public enum StringSemantics {
+    /// Equality of the code units.
+    @inline(__always)
+    public static func equal(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                x.count == y.count && (x.count == 0 || memcmpEqual(x, y))
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func memcmpEqual(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        for i in 0..<x.count where x[i] != y[i] { return false }
+        return true
+    }
+
+    /// -1, 0 or 1: lexicographic order of UTF-16 code units.
+    public static func compare(_ a: String, _ b: String) -> Int {
+        var ia = a.utf16.makeIterator()
+        var ib = b.utf16.makeIterator()
+        while true {
+            switch (ia.next(), ib.next()) {
+            case (nil, nil): return 0
+            case (nil, _): return -1
+            case (_, nil): return 1
+            case (let x?, let y?):
+                if x != y { return x < y ? -1 : 1 }
+            }
+        }
+    }
+
+    /// True when `s` contains `part`.
+    public static func contains(_ s: String, _ part: String) -> Bool {
+        find(Array(s.utf8), Array(part.utf8), from: 0) != nil
+    }
+
+    /// True when `s` starts with `prefix`.
+    public static func beginsWith(_ s: String, _ prefix: String) -> Bool {
+        s.utf8.starts(with: prefix.utf8)
+    }
+
+    /// True when `s` ends with `suffix`.
+    public static func endsWith(_ s: String, _ suffix: String) -> Bool {
+        let a = s.utf8, b = suffix.utf8
+        guard b.count <= a.count else { return false }
+        return a.dropFirst(a.count - b.count).elementsEqual(b)
+    }
+
+    /// Every occurrence of `target` replaced by `replacement` (a plain substring, not a pattern).
+    /// An empty target inserts the replacement around every character, as the JVM's `replace` does.
+    public static func replaceAll(_ s: String, _ target: String, with replacement: String) -> String {
+        if target.isEmpty {
+            var out = replacement
+            for ch in s.unicodeScalars {
+                out.unicodeScalars.append(ch)
+                out += replacement
+            }
+            return out
+        }
+        let hay = Array(s.utf8), needle = Array(target.utf8), rep = Array(replacement.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(hay.count)
+        var i = 0
+        while let at = find(hay, needle, from: i) {
+            out.append(contentsOf: hay[i..<at])
+            out.append(contentsOf: rep)
+            i = at + needle.count
+        }
+        out.append(contentsOf: hay[i...])
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Lower case (ASCII fast path, Unicode otherwise).
+    public static func lowercase(_ s: String) -> String {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: s.utf8.map { ($0 >= 65 && $0 <= 90) ? $0 + 32 : $0 }, as: UTF8.self)
+        }
+        return s.lowercased()
+    }
+
+    /// Upper case (ASCII fast path, Unicode otherwise).
+    public static func uppercase(_ s: String) -> String {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: s.utf8.map { ($0 >= 97 && $0 <= 122) ? $0 - 32 : $0 }, as: UTF8.self)
+        }
+        return s.uppercased()
+    }
+
+    /// The first index at or after `from` where `needle` occurs in `hay`.
+    static func find(_ hay: [UInt8], _ needle: [UInt8], from: Int) -> Int? {
+        if needle.isEmpty { return from <= hay.count ? from : nil }
+        guard hay.count >= needle.count else { return nil }
+        let first = needle[0]
+        var i = from
+        let last = hay.count - needle.count
+        while i <= last {
+            if hay[i] == first {
+                var j = 1
+                while j < needle.count && hay[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return i }
+            }
+            i += 1
+        }
+        return nil
+    }
+}

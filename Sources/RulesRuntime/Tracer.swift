@@ -1,0 +1,47 @@
+/// Receives the value of each sub-expression as the VM computes it. The VM is generic over its
+/// tracer, so with ``NoTracer`` the calls compile away and explanations cost nothing when not asked for.
+public protocol Tracer {
+    /// Called after an instruction that completes the expression node `node`.
+    mutating func record(node: Int32, value: Value, snapshots: SnapshotTable)
+    /// Hands over what was recorded since the last call, and starts afresh.
+    mutating func take() -> [Int32: String]
+}
+
+/// The tracer that records nothing.
+public struct NoTracer: Tracer {
+    /// Creates one.
+    public init() {}
+    @inline(__always)
+    public mutating func record(node: Int32, value: Value, snapshots: SnapshotTable) {}
+    public mutating func take() -> [Int32: String] { [:] }
+}
+
+/// A tracer that keeps the last value of every node, rendered for people; a snapshot is shown as
+/// its path and what is stored there.
+public struct RecordingTracer: Tracer {
+    /// Rendered values by expression node id.
+    public var values: [Int32: String] = [:]
+
+    /// Creates an empty recorder.
+    public init() {}
+
+    public mutating func record(node: Int32, value: Value, snapshots: SnapshotTable) {
+        if case .snapshot(let i) = value {
+            let path = "/" + snapshots.path(of: i).joined(separator: "/")
+            let content: String
+            if let stored = snapshots[i].node {
+                content = stored.value.map { Value($0).description } ?? "{…}"
+            } else {
+                content = "null"
+            }
+            values[node] = "snapshot \(path) = \(content)"
+        } else {
+            values[node] = value.description
+        }
+    }
+
+    public mutating func take() -> [Int32: String] {
+        defer { values.removeAll(keepingCapacity: true) }
+        return values
+    }
+}

@@ -1,0 +1,270 @@
+import RulesCompiler
+import RulesSyntax
+
+/// The rules virtual machine: runs one compiled rule to true, false or a runtime error (spec §5–§7).
+///
+/// A VM holds only scratch space (its stack), so each thread or request uses its own while the
+/// ``CompiledRuleset`` is shared. Every check that the static checker cannot make is made here,
+/// and anything unexpected is a runtime error: the rule fails, nothing traps.
+public struct VM: Sendable {
+    private var stack: [Value] = []
+
+    /// Creates a VM.
+    public init() {}
+
+    /// Evaluates rule `ruleIndex` of `ruleset`.
+    public mutating func run<T: Tracer>(
+        _ ruleIndex: Int, in ruleset: CompiledRuleset, context: EvaluationContext,
+        snapshots: inout SnapshotTable, tracer: inout T
+    ) -> RuleOutcome {
+        let rule = ruleset.rules[ruleIndex]
+        if let c = rule.constant { return .value(c) }
+        stack.removeAll(keepingCapacity: true)
+        stack.reserveCapacity(ruleset.maxStackDepth)
+        return ruleset.instructions.withUnsafeBufferPointer { code in
+            execute(code, from: rule.codeStart, to: rule.codeEnd, ruleset, context, &snapshots, &tracer)
+        }
+    }
+
+    // MARK: - The loop
+
+    private mutating func execute<T: Tracer>(
+        _ code: UnsafeBufferPointer<Instruction>, from start: Int, to end: Int, _ rs: CompiledRuleset,
+        _ ctx: EvaluationContext, _ snaps: inout SnapshotTable, _ tracer: inout T
+    ) -> RuleOutcome {
+        var pc = start
+        while pc < end {
+            let ins = code[pc]
+            let result: Value
+            switch ins.opcode {
+            case .pushTrue: result = .bool(true)
+            case .pushFalse: result = .bool(false)
+            case .pushNull: result = .null
+            case .pushNumber: result = .number(rs.numbers[Int(ins.operand)])
+            case .pushString: result = .string(rs.strings[Int(ins.operand)])
+            case .loadAuth: result = Value(ctx.auth)
+            case .loadRoot: result = ctx.root >= 0 ? .snapshot(ctx.root) : .null
+            case .loadData: result = ctx.data >= 0 ? .snapshot(ctx.data) : .null
+            case .loadNewData: result = ctx.newData >= 0 ? .snapshot(ctx.newData) : .null
+            case .loadNow: result = .number(ctx.now)
+            case .loadWildcard:
+                let slot = Int(ins.operand)
+                guard slot < ctx.wildcardKeys.count else { return fail("The wildcard variable is not bound.", pc, rs) }
+                result = .string(ctx.wildcardKeys[slot])
+            case .loadQueryField:
+                result = Self.queryField(Int(ins.operand), ctx.query)
+            case .property:
+                guard let v = pop() else { return underflow(pc, rs) }
+                let name = rs.strings[Int(ins.operand)]
+                switch Self.property(v, name) {
+                case .success(let r): result = r
+                case .failure(let message): return fail(message, pc, rs)
+                }
+            case .index:
+                guard let i = pop(), let v = pop() else { return underflow(pc, rs) }
+                switch Self.index(v, i) {
+                case .success(let r): result = r
+                case .failure(let message): return fail(message, pc, rs)
+                }
+            case .stringLength:
+                guard let v = pop() else { return underflow(pc, rs) }
+                guard case .string(let s) = v else { return fail("Cannot read length of \(v.typeName).", pc, rs) }
+                result = .number(Double(s.utf16.count))
+            case .val, .getPriority, .exists, .isNumber, .isString, .isBoolean, .hasAnyChildren, .parent:
+                guard let v = pop() else { return underflow(pc, rs) }
+                guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
+                let node = snaps[si].node
+                switch ins.opcode {
+                case .val:
+                    if let node { result = node.value.map(Value.init) ?? .object } else { result = .null }
+                case .getPriority: result = node?.priority.map(Value.init) ?? .null
+                case .exists: result = .bool(node != nil)
+                case .isNumber: if case .number = node?.value { result = .bool(true) } else { result = .bool(false) }
+                case .isString: if case .string = node?.value { result = .bool(true) } else { result = .bool(false) }
+                case .isBoolean: if case .bool = node?.value { result = .bool(true) } else { result = .bool(false) }
+                case .hasAnyChildren: result = .bool(node?.hasChildren ?? false)
+                default:
+                    let parent = snaps[si].parent
+                    guard parent >= 0 else { return fail("Cannot call parent() on the root.", pc, rs) }
+                    result = .snapshot(parent)
+                }
+            case .childConst, .hasChildConst:
+                guard let v = pop() else { return underflow(pc, rs) }
+                guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
+                let c = snaps.addDescendant(of: si, path: rs.strings[Int(ins.operand)])
+                result = ins.opcode == .childConst ? .snapshot(c) : .bool(snaps[c].node != nil)
+            case .child, .hasChild:
+                guard let p = pop(), let v = pop() else { return underflow(pc, rs) }
+                guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
+                guard case .string(let path) = p else {
+                    return fail("\(Self.methodName(ins.opcode))() expects a string argument, got \(p.typeName).", pc, rs)
+                }
+                let c = snaps.addDescendant(of: si, path: path)
+                result = ins.opcode == .child ? .snapshot(c) : .bool(snaps[c].node != nil)
+            case .hasChildren:
+                let n = Int(ins.operand)
+                guard stack.count >= n + 1 else { return underflow(pc, rs) }
+                let names = stack.suffix(n)
+                stack.removeLast(n)
+                let v = stack.removeLast()
+                guard case .snapshot(let si) = v else { return fail("Cannot call hasChildren() on \(v.typeName).", pc, rs) }
+                var paths: [String] = []
+                paths.reserveCapacity(n)
+                for name in names {
+                    guard case .string(let s) = name else { return fail("hasChildren() expects strings, got \(name.typeName).", pc, rs) }
+                    paths.append(s)
+                }
+                var all = true
+                for path in paths where all {
+                    let c = snaps.addDescendant(of: si, path: path)
+                    all = snaps[c].node != nil
+                }
+                result = .bool(all)
+            case .contains, .beginsWith, .endsWith:
+                guard let a = pop(), let v = pop() else { return underflow(pc, rs) }
+                let name = Self.methodName(ins.opcode)
+                guard case .string(let s) = v else { return fail("Cannot call \(name)() on \(v.typeName).", pc, rs) }
+                guard case .string(let arg) = a else { return fail("\(name)() expects a string argument, got \(a.typeName).", pc, rs) }
+                switch ins.opcode {
+                case .contains: result = .bool(StringSemantics.contains(s, arg))
+                case .beginsWith: result = .bool(StringSemantics.beginsWith(s, arg))
+                default: result = .bool(StringSemantics.endsWith(s, arg))
+                }
+            case .replace:
+                guard let b = pop(), let a = pop(), let v = pop() else { return underflow(pc, rs) }
+                guard case .string(let s) = v else { return fail("Cannot call replace() on \(v.typeName).", pc, rs) }
+                guard case .string(let sa) = a else { return fail("Argument 1 of replace() must be a string, got \(a.typeName).", pc, rs) }
+                guard case .string(let sb) = b else { return fail("Argument 2 of replace() must be a string, got \(b.typeName).", pc, rs) }
+                result = .string(StringSemantics.replaceAll(s, sa, with: sb))
+            case .toLowerCase, .toUpperCase:
+                guard let v = pop() else { return underflow(pc, rs) }
+                guard case .string(let s) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
+                result = .string(ins.opcode == .toLowerCase ? StringSemantics.lowercase(s) : StringSemantics.uppercase(s))
+            case .matches:
+                guard let v = pop() else { return underflow(pc, rs) }
+                guard case .string(let s) = v else { return fail("Cannot call matches() on \(v.typeName).", pc, rs) }
+                do {
+                    result = .bool(try rs.regexes[Int(ins.operand)].matches(s))
+                } catch {
+                    return fail("matches() gave up: \(error.message).", pc, rs)
+                }
+            case .add, .subtract, .multiply, .divide, .remainder, .less, .lessOrEqual, .greater, .greaterOrEqual, .equal, .notEqual:
+                guard let r = pop(), let l = pop() else { return underflow(pc, rs) }
+                switch Operators.binary(ins.opcode, l, r) {
+                case .success(let v): result = v
+                case .failure(let message): return fail(message, pc, rs)
+                }
+            case .negate:
+                guard let v = pop() else { return underflow(pc, rs) }
+                guard case .number(let n) = v else { return fail("Invalid - expression: operand is \(v.typeName), not a number.", pc, rs) }
+                result = .number(-n)
+            case .not:
+                guard let v = pop() else { return underflow(pc, rs) }
+                guard case .bool(let b) = v else { return fail("! only operates on booleans, got \(v.typeName).", pc, rs) }
+                result = .bool(!b)
+            case .jumpIfFalseOrPop, .jumpIfTrueOrPop:
+                guard let top = stack.last else { return underflow(pc, rs) }
+                guard case .bool(let b) = top else { return fail("Expected a boolean operand, got \(top.typeName).", pc, rs) }
+                if b == (ins.opcode == .jumpIfTrueOrPop) {
+                    pc = Int(ins.operand)
+                } else {
+                    stack.removeLast()
+                    pc += 1
+                }
+                continue
+            case .jumpIfFalse:
+                guard let v = pop() else { return underflow(pc, rs) }
+                guard case .bool(let b) = v else { return fail("The condition of ?: is \(v.typeName), not a boolean.", pc, rs) }
+                pc = b ? pc + 1 : Int(ins.operand)
+                continue
+            case .jump:
+                pc = Int(ins.operand)
+                continue
+            case .return:
+                guard let v = pop() else { return underflow(pc, rs) }
+                guard case .bool(let b) = v else { return fail("The rule gave \(v.typeName), not a boolean.", pc, rs) }
+                return .value(b)
+            }
+            stack.append(result)
+            let node = rs.instructionNodes[pc]
+            if node >= 0 { tracer.record(node: node, value: result, snapshots: snaps) }
+            pc += 1
+        }
+        return fail("The rule ended without a result.", max(start, end - 1), rs)
+    }
+
+    @inline(__always)
+    private mutating func pop() -> Value? { stack.popLast() }
+
+    private func fail(_ message: String, _ pc: Int, _ rs: CompiledRuleset) -> RuleOutcome {
+        let range = pc < rs.instructionRanges.count ? rs.instructionRanges[pc] : SourceRange.at(0)
+        return .error(RuntimeError(message, range: range))
+    }
+
+    private func underflow(_ pc: Int, _ rs: CompiledRuleset) -> RuleOutcome {
+        fail("Internal error: the evaluation stack is empty (the rule is denied).", pc, rs)
+    }
+
+    // MARK: - Helpers
+
+    private static func methodName(_ op: Opcode) -> String {
+        switch op {
+        case .childConst: "child"
+        case .hasChildConst: "hasChild"
+        case .hasAnyChildren: "hasChildren"
+        default: op.mnemonic
+        }
+    }
+
+    private static func queryField(_ index: Int, _ q: QueryParameters) -> Value {
+        guard index >= 0, index < QueryField.allCases.count else { return .null }
+        switch QueryField.allCases[index] {
+        case .orderByKey: return .bool(q.orderByKey)
+        case .orderByPriority: return .bool(q.orderByPriority)
+        case .orderByValue: return .bool(q.orderByValue)
+        case .orderByChild: return q.orderByChild.map(Value.string) ?? .null
+        case .startAt: return q.startAt.map(Value.init) ?? .null
+        case .endAt: return q.endAt.map(Value.init) ?? .null
+        case .equalTo: return q.equalTo.map(Value.init) ?? .null
+        case .limitToFirst: return q.limitToFirst.map(Value.number) ?? .null
+        case .limitToLast: return q.limitToLast.map(Value.number) ?? .null
+        }
+    }
+
+    /// `value.name` on an auth value: objects look the name up, null gives null (spec §4.2),
+    /// and `length` of a string is its length. Anything else is a runtime error.
+    static func property(_ v: Value, _ name: String) -> Result<Value, OperatorError> {
+        switch v {
+        case .auth(.object(let o)):
+            return .success(Value(o[name] ?? .null))
+        case .auth(.array(let a)):
+            if name == "length" { return .success(.number(Double(a.count))) }
+            if let i = Int(name), i >= 0, i < a.count { return .success(Value(a[i])) }
+            return .success(.null)
+        case .null:
+            if name == "length" { return .failure(OperatorError("Cannot read length of null.")) }
+            return .success(.null)
+        case .string(let s):
+            if name == "length" { return .success(.number(Double(s.utf16.count))) }
+            return .failure(OperatorError("Cannot read property '\(name)' of a string."))
+        default:
+            return .failure(OperatorError("Cannot read property '\(name)' of \(v.typeName)."))
+        }
+    }
+
+    /// `value[index]` on an auth value.
+    static func index(_ v: Value, _ i: Value) -> Result<Value, OperatorError> {
+        switch i {
+        case .string(let name):
+            return property(v, name)
+        case .number(let n):
+            if case .auth(.array(let a)) = v {
+                guard n >= 0, n == n.rounded(), n < Double(a.count) else { return .success(.null) }
+                return .success(Value(a[Int(n)]))
+            }
+            return property(v, JSNumberFormatter.string(n))
+        default:
+            return .failure(OperatorError("Cannot index with \(i.typeName)."))
+        }
+    }
+}
