@@ -8,6 +8,10 @@ import CPCRE2
 /// ``RegexSubset/pcre2Pattern(for:)`` first; validate it with ``RegexSubset/validate(pattern:flags:)``
 /// beforehand, since this type compiles whatever PCRE2 accepts.
 ///
+/// One known difference from JavaScript remains: with `i`, PCRE2 10.42 folds case by full
+/// Unicode rules, so `/s/i` also matches `ſ` (U+017F) and `/k/i` matches the Kelvin sign, which
+/// JavaScript without the `u` flag does not.
+///
 /// The compiled code and the match context are never changed after `init`, and PCRE2 allows
 /// both to be used by many threads at once, hence `@unchecked Sendable`. The match data is the
 /// per-match state and lives in a ``MatchBuffer``.

@@ -208,8 +208,10 @@ struct RegexSubsetParser {
             throw fail("numbers out of order in {} quantifier", start, end, .regexSyntax)
         }
         output += "{\(quantifier.min)"
-        if quantifier.hasComma { output += "," }
-        if let max = quantifier.max { output += "\(max)" }
+        if quantifier.hasComma {
+            output += ","
+            if let max = quantifier.max { output += "\(max)" }
+        }
         output += "}"
         index = quantifier.endIndex
         state = .quantified

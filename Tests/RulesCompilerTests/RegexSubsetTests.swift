@@ -140,6 +140,7 @@ private let emptyAlternative = "regular expressions do not support empty alterna
         (#"^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,4}$"#, #"^[A-Z0-9._%+-]+@[A-Z0-9.-]+\.[A-Z]{2,4}$"#),
         (#"\{foo}"#, #"\{foo\}"#),
         ("a{,3}", #"a\{,3\}"#),
+        ("a{3}b{2,}c{01,5}", "a{3}b{2,}c{1,5}"),
         ("a.b", #"a[^\n\r\x{2028}\x{2029}]b"#),
         (#"\s"#, #"[\s\p{Z}\x{feff}]"#),
         (#"\S"#, #"[^\s\p{Z}\x{feff}]"#),
