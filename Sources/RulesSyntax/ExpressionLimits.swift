@@ -1,0 +1,21 @@
+/// Bounds on the size of a rule expression the parser accepts.
+///
+/// Later phases walk the syntax tree recursively, so ``maxDepth`` is what keeps them (and the
+/// parser itself) within a thread's stack: no tree the parser returns is deeper than it.
+public struct ExpressionLimits: Sendable, Hashable {
+    /// The deepest nesting allowed, counting both the syntactic nesting (parentheses, brackets,
+    /// call arguments, ternaries) and the height of the resulting tree (every node is a level, so
+    /// `1+1+1` and `!!x` are three levels deep).
+    public var maxDepth: Int
+    /// The longest expression text allowed, in UTF-8 bytes.
+    public var maxLength: Int
+
+    /// The limits used unless told otherwise: 200 levels and 10,000,000 bytes.
+    public static let `default` = ExpressionLimits(maxDepth: 200, maxLength: 10_000_000)
+
+    /// Creates limits.
+    public init(maxDepth: Int, maxLength: Int) {
+        self.maxDepth = maxDepth
+        self.maxLength = maxLength
+    }
+}
