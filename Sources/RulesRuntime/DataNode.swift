@@ -1,0 +1,235 @@
+/// One node of the stored database: a leaf holding a ``Primitive``, or an object with at least
+/// one child. Immutable, so trees are shared freely between threads and between versions.
+///
+/// A write builds a new tree that **shares** every subtree it does not touch with the old one:
+/// ``replacing(_:at:with:)`` copies only the nodes on the written path (and the key/child arrays
+/// of those nodes). `null` and `{}` are never stored: absence is `nil`, and an object that loses
+/// its last child disappears.
+///
+/// Trees are expected to be shallow (the database allows 31 levels); very deep trees built by
+/// hand are supported but are freed recursively.
+public final class DataNode: Sendable {
+    /// The value of a leaf; nil for an object.
+    public let value: Primitive?
+    /// The children's keys in ``KeyOrder``; empty for a leaf.
+    public let keys: [String]
+    /// The children, parallel to ``keys``; never empty for an object.
+    public let children: [DataNode]
+    /// The priority: a string or a number, or nil.
+    public let priority: Primitive?
+    /// The number of nodes in this subtree, this one included.
+    public let count: Int
+
+    /// A leaf. A boolean priority is not a valid priority and is dropped.
+    public init(leaf: Primitive, priority: Primitive? = nil) {
+        self.value = leaf
+        self.keys = []
+        self.children = []
+        self.priority = Self.validPriority(priority)
+        self.count = 1
+    }
+
+    /// An object from keys already sorted by ``KeyOrder`` without duplicates, and a non-empty
+    /// child list of the same length.
+    private init(sortedKeys: [String], children: [DataNode], priority: Primitive?) {
+        self.value = nil
+        self.keys = sortedKeys
+        self.children = children
+        self.priority = priority
+        var total = 1
+        for child in children { total += child.count }
+        self.count = total
+    }
+
+    private static func validPriority(_ p: Primitive?) -> Primitive? {
+        guard let p, p.isValidPriority else { return nil }
+        return p
+    }
+
+    /// An object with the given children, sorted by ``KeyOrder``; nil when `pairs` is empty
+    /// (empty objects are never stored). When a key appears twice the last pair wins. Keys are
+    /// not validated here (see ``DataPath/validate(key:at:)``).
+    public static func object(_ pairs: [(String, DataNode)], priority: Primitive? = nil) -> DataNode? {
+        if pairs.isEmpty { return nil }
+        let priority = validPriority(priority)
+        // Fast path: input that is already strictly increasing (the common case when copying or
+        // building from sorted data) needs no sort.
+        var increasing = true
+        var i = 1
+        while i < pairs.count {
+            if KeyOrder.compare(pairs[i - 1].0, pairs[i].0) >= 0 { increasing = false; break }
+            i += 1
+        }
+        if increasing {
+            return DataNode(sortedKeys: pairs.map(\.0), children: pairs.map(\.1), priority: priority)
+        }
+        // Sort indices; compute each key's integer value once rather than per comparison.
+        let integers = pairs.map { KeyOrder.integerValue($0.0) }
+        var order = Array(pairs.indices)
+        order.sort { x, y in
+            let c = compareKeys(pairs[x].0, integers[x], pairs[y].0, integers[y])
+            return c != 0 ? c < 0 : x < y
+        }
+        var keys: [String] = []
+        var children: [DataNode] = []
+        keys.reserveCapacity(pairs.count)
+        children.reserveCapacity(pairs.count)
+        for index in order {
+            // Equal keys are adjacent and in input order: the later one replaces the earlier.
+            if let last = keys.last, compareKeys(last, nil, pairs[index].0, nil) == 0 {
+                children[children.count - 1] = pairs[index].1
+            } else {
+                keys.append(pairs[index].0)
+                children.append(pairs[index].1)
+            }
+        }
+        return DataNode(sortedKeys: keys, children: children, priority: priority)
+    }
+
+    /// ``KeyOrder`` comparison with known integer values (nil values are recomputed only when
+    /// the keys differ in kind; two nils compare as bytes, which is right for equality tests).
+    private static func compareKeys(_ a: String, _ ia: Int32?, _ b: String, _ ib: Int32?) -> Int {
+        var a = a
+        var b = b
+        return a.withUTF8 { pa in b.withUTF8 { pb in KeyOrder.compare(bytes: pa, integer: ia, bytes: pb, integer: ib) } }
+    }
+
+    /// Whether this is a leaf.
+    public var isLeaf: Bool { value != nil }
+
+    /// Whether this is an object (it then has at least one child).
+    public var hasChildren: Bool { !keys.isEmpty }
+
+    /// The index of `key` in ``keys``, or where it would be inserted.
+    private func search(_ key: String) -> (index: Int, found: Bool) {
+        var key = key
+        let keys = self.keys
+        return key.withUTF8 { target in
+            let targetInteger = KeyOrder.integerValue(bytes: target)
+            var low = 0
+            var high = keys.count
+            while low < high {
+                let mid = low + (high - low) / 2
+                var probe = keys[mid]
+                let c = probe.withUTF8 { p in
+                    KeyOrder.compare(bytes: p, integer: KeyOrder.integerValue(bytes: p), bytes: target, integer: targetInteger)
+                }
+                if c == 0 { return (mid, true) }
+                if c < 0 { low = mid + 1 } else { high = mid }
+            }
+            return (low, false)
+        }
+    }
+
+    /// The child at `key`, or nil (always nil for a leaf). Keys compare by UTF-8 bytes.
+    public func child(_ key: String) -> DataNode? {
+        if keys.isEmpty { return nil }
+        let (index, found) = search(key)
+        return found ? children[index] : nil
+    }
+
+    /// The node at a relative path below this one, or nil.
+    public func descendant(_ path: some Sequence<String>) -> DataNode? {
+        var node = self
+        for key in path {
+            guard let next = node.child(key) else { return nil }
+            node = next
+        }
+        return node
+    }
+
+    /// The node at `path` below `root`, or nil.
+    public static func node(_ root: DataNode?, at path: DataPath) -> DataNode? {
+        root?.descendant(path.keys)
+    }
+
+    /// This node with another priority (a boolean priority counts as none). Shares the value and
+    /// the children.
+    public func withPriority(_ priority: Primitive?) -> DataNode {
+        let priority = Self.validPriority(priority)
+        if priority == self.priority { return self }
+        if let value { return DataNode(leaf: value, priority: priority) }
+        return DataNode(sortedKeys: keys, children: children, priority: priority)
+    }
+
+    /// This node with the child at `key` replaced by `child` (nil removes it); nil when the
+    /// result would be empty. Returns `self` when nothing changes. A leaf given a child becomes an
+    /// object with that one child and keeps its priority (as Firebase does); removing a child of a
+    /// leaf changes nothing.
+    public func settingChild(_ key: String, to child: DataNode?) -> DataNode? {
+        if value != nil {
+            guard let child else { return self }
+            return DataNode(sortedKeys: [key], children: [child], priority: priority)
+        }
+        let (index, found) = search(key)
+        if found {
+            if let child {
+                if child === children[index] { return self }
+                var newChildren = children
+                newChildren[index] = child
+                return DataNode(sortedKeys: keys, children: newChildren, priority: priority)
+            }
+            if keys.count == 1 { return nil }
+            var newKeys = keys
+            var newChildren = children
+            newKeys.remove(at: index)
+            newChildren.remove(at: index)
+            return DataNode(sortedKeys: newKeys, children: newChildren, priority: priority)
+        }
+        guard let child else { return self }
+        var newKeys = keys
+        var newChildren = children
+        newKeys.insert(key, at: index)
+        newChildren.insert(child, at: index)
+        return DataNode(sortedKeys: newKeys, children: newChildren, priority: priority)
+    }
+
+    /// The tree with the node at `path` replaced by `node` (nil deletes it).
+    ///
+    /// Copies only the nodes on `path`; every other subtree of the result is the same object as
+    /// in `root`. Ancestors left without children are removed, so the result is nil when the
+    /// whole tree becomes empty. When nothing changes (deleting a missing node, or writing the
+    /// identical node) the result is `root` itself. Missing ancestors are created; a leaf on the
+    /// way is replaced by an object (keeping its priority).
+    public static func replacing(_ root: DataNode?, at path: DataPath, with node: DataNode?) -> DataNode? {
+        let keys = path.keys
+        if keys.isEmpty { return node }
+        // The existing nodes on the path: chain[i] is the node at keys[0..<i].
+        var chain: [DataNode?] = []
+        chain.reserveCapacity(keys.count)
+        var current = root
+        for key in keys {
+            chain.append(current)
+            current = current?.child(key)
+        }
+        if current === node { return root }
+        var replacement = node
+        var level = keys.count - 1
+        while level >= 0 {
+            let key = keys[level]
+            if let parent = chain[level] {
+                let updated = parent.settingChild(key, to: replacement)
+                if updated === parent { return root }
+                replacement = updated
+            } else {
+                // No node here: create one only if something is being written below.
+                guard let child = replacement else { return root }
+                replacement = DataNode(sortedKeys: [key], children: [child], priority: nil)
+            }
+            level -= 1
+        }
+        return replacement
+    }
+
+    /// Deep structural equality: the same values (strings by bytes), priorities and children.
+    public func isEqual(to other: DataNode) -> Bool {
+        if self === other { return true }
+        guard value == other.value, priority == other.priority, count == other.count,
+              keys.count == other.keys.count else { return false }
+        for i in keys.indices {
+            guard KeyOrder.compare(keys[i], other.keys[i]) == 0,
+                  children[i].isEqual(to: other.children[i]) else { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,128 @@
+/// A location in the database: the keys from the root down, `/a/b` for `["a", "b"]`.
+public struct DataPath: Sendable, Hashable, CustomStringConvertible {
+    /// The keys from the root down; empty for the root.
+    public let keys: [String]
+
+    /// The root, `/`.
+    public static let root = DataPath(keys: [])
+
+    /// A path made of keys as given, without validation (for keys already known to be valid).
+    public init(keys: [String]) {
+        self.keys = keys
+    }
+
+    /// Parses and validates a slash-separated path.
+    ///
+    /// `"/a/b"`, `"a/b"` and `"/a/b/"` are the same path; `"/"` and `""` are the root. Empty keys
+    /// (`"a//b"`, `"//"`) are rejected, and so is every key that ``validate(key:at:)`` rejects,
+    /// and a path with more than ``DataLimits/maxPathLevels`` keys.
+    public init(validating text: String) throws(DataPathError) {
+        if text.isEmpty || text == "/" {
+            self.keys = []
+            return
+        }
+        var body = Substring(text)
+        if body.utf8.first == UInt8(ascii: "/") { body = body.dropFirst() }
+        if body.utf8.last == UInt8(ascii: "/") { body = body.dropLast() }
+        // Split on the "/" byte rather than on Characters: a combining mark after "/" would
+        // otherwise glue the slash into one grapheme and hide it.
+        let parts = body.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        var keys: [String] = []
+        keys.reserveCapacity(parts.count)
+        for part in parts {
+            let key = String(decoding: part, as: UTF8.self)
+            if key.isEmpty {
+                throw DataPathError(message: "Invalid path \(DataText.jsonQuoted(DataText.truncated(text, limit: DataText.shownPathCharacters))): it contains an empty key (paths can't have \"//\").")
+            }
+            keys.append(key)
+            try Self.validate(key: key, at: keys)
+        }
+        try Self.checkDepth(keys)
+        self.keys = keys
+    }
+
+    /// Checks one key against the database's rules: non-empty, at most
+    /// ``DataLimits/maxKeyBytes`` UTF-8 bytes, none of `.` `$` `#` `[` `]` `/`, and no ASCII
+    /// control characters (0x00–0x1F, 0x7F).
+    /// - Parameter path: the full path of the key (ending with it), used in the message.
+    public static func validate(key: String, at path: [String]) throws(DataPathError) {
+        let byteCount = key.utf8.count
+        if byteCount == 0 {
+            throw DataPathError(message: "Invalid key \"\" at \(DataText.shownPath(path)): keys can't be empty.")
+        }
+        if byteCount > DataLimits.maxKeyBytes {
+            throw DataPathError(message: "Key \(DataText.shownKey(key)) is too long: \(byteCount) bytes (the limit is \(DataLimits.maxKeyBytes)).")
+        }
+        for byte in key.utf8 where isForbiddenKeyByte(byte) {
+            throw DataPathError(message: "Invalid key \(DataText.shownKey(key)) at \(DataText.shownPath(path)): keys can't contain \".\", \"#\", \"$\", \"[\", \"]\", \"/\" or ASCII control characters.")
+        }
+    }
+
+    /// Checks that a path is shallow enough to hold data (fewer than ``DataLimits/maxDepth``
+    /// levels).
+    public static func checkDepth(_ keys: [String]) throws(DataPathError) {
+        if keys.count > DataLimits.maxPathLevels {
+            throw DataPathError(message: "Path \(DataText.shownPath(keys)) is too deep: \(keys.count) levels (the limit is \(DataLimits.maxPathLevels)).")
+        }
+    }
+
+    /// Whether a byte may not appear in a key.
+    static func isForbiddenKeyByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x00...0x1F, 0x7F: true
+        case UInt8(ascii: "."), UInt8(ascii: "$"), UInt8(ascii: "#"),
+             UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "/"): true
+        default: false
+        }
+    }
+
+    /// Whether this is the root.
+    public var isRoot: Bool { keys.isEmpty }
+
+    /// The number of keys (0 for the root).
+    public var count: Int { keys.count }
+
+    /// The last key, or nil for the root.
+    public var lastKey: String? { keys.last }
+
+    /// This path with `key` added at the end (not validated).
+    public func appending(_ key: String) -> DataPath {
+        DataPath(keys: keys + [key])
+    }
+
+    /// This path with `other`'s keys added at the end (not validated).
+    public func appending(_ other: DataPath) -> DataPath {
+        DataPath(keys: keys + other.keys)
+    }
+
+    /// The path one level up, or nil for the root.
+    public var parent: DataPath? {
+        keys.isEmpty ? nil : DataPath(keys: Array(keys.dropLast()))
+    }
+
+    /// Whether `other` is this path or lies below it (`/a` is a prefix of `/a` and `/a/b`, not of
+    /// `/ab`). Keys compare by UTF-8 bytes.
+    public func isPrefix(of other: DataPath) -> Bool {
+        guard keys.count <= other.keys.count else { return false }
+        for (a, b) in zip(keys, other.keys) where KeyOrder.compare(a, b) != 0 {
+            return false
+        }
+        return true
+    }
+
+    /// `/a/b`; `/` for the root.
+    public var description: String {
+        keys.isEmpty ? "/" : keys.reduce(into: "") { $0 += "/" + $1 }
+    }
+
+    /// Compares keys by their UTF-8 bytes (not by Unicode canonical equivalence).
+    public static func == (lhs: DataPath, rhs: DataPath) -> Bool {
+        lhs.keys.count == rhs.keys.count && lhs.isPrefix(of: rhs)
+    }
+
+    /// Hashes the keys' UTF-8 bytes.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(keys.count)
+        for key in keys { Primitive.string(key).hash(into: &hasher) }
+    }
+}

@@ -1,0 +1,86 @@
+/// The order of child keys in the Realtime Database (Firebase's "order by key").
+///
+/// Keys that are integers come first, in numeric order; all other keys follow, in lexicographic
+/// order of their **UTF-8 bytes**. Firebase documents the second group only as "lexicographic";
+/// the JavaScript SDK compares UTF-16 code units, which differs from byte order only between
+/// characters above U+FFFF and those in U+E000–U+FFFF. Byte order is chosen here because it is
+/// exact, fast and independent of Unicode normalisation.
+///
+/// A key counts as an integer only in its canonical decimal spelling within the signed 32-bit
+/// range: `"0"`, `"7"`, `"-5"`, `"2147483647"`, `"-2147483648"`. Leading zeros (`"007"`), a plus
+/// sign (`"+1"`), `"-0"` and values outside `Int32` are ordinary string keys.
+public enum KeyOrder {
+    /// The key's integer value when it is a canonical decimal 32-bit signed integer, else nil.
+    public static func integerValue(_ key: String) -> Int32? {
+        var key = key
+        return key.withUTF8 { integerValue(bytes: $0) }
+    }
+
+    /// Whether `a` sorts before `b`.
+    public static func less(_ a: String, _ b: String) -> Bool {
+        compare(a, b) < 0
+    }
+
+    /// Three-way comparison: negative when `a` sorts before `b`, zero when they are the same key
+    /// (the same bytes), positive when `a` sorts after `b`.
+    public static func compare(_ a: String, _ b: String) -> Int {
+        var a = a
+        var b = b
+        return a.withUTF8 { pa in
+            b.withUTF8 { pb in
+                compare(bytes: pa, integer: integerValue(bytes: pa), bytes: pb, integer: integerValue(bytes: pb))
+            }
+        }
+    }
+
+    /// Three-way comparison with the integer values already known (see ``integerValue(_:)``).
+    static func compare(bytes a: UnsafeBufferPointer<UInt8>, integer ia: Int32?,
+                        bytes b: UnsafeBufferPointer<UInt8>, integer ib: Int32?) -> Int {
+        switch (ia, ib) {
+        case (let x?, let y?): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.some, nil): return -1
+        case (nil, .some): return 1
+        case (nil, nil): return compareBytes(a, b)
+        }
+    }
+
+    /// Lexicographic comparison of two byte strings.
+    static func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = Swift.min(a.count, b.count)
+        var i = 0
+        while i < n {
+            let x = a[i], y = b[i]
+            if x != y { return x < y ? -1 : 1 }
+            i += 1
+        }
+        return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
+    }
+
+    /// The canonical-integer test on UTF-8 bytes.
+    static func integerValue(bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        let count = bytes.count
+        // "-2147483648" is the longest canonical spelling: 11 bytes.
+        guard count > 0, count <= 11 else { return nil }
+        var i = 0
+        let negative = bytes[0] == UInt8(ascii: "-")
+        if negative { i = 1 }
+        guard i < count else { return nil }
+        let first = bytes[i]
+        guard first >= UInt8(ascii: "0"), first <= UInt8(ascii: "9") else { return nil }
+        if first == UInt8(ascii: "0") {
+            // "0" alone is canonical; "-0" and "007" are not.
+            return (count == 1) ? 0 : nil
+        }
+        var value: Int64 = 0
+        while i < count {
+            let c = bytes[i]
+            guard c >= UInt8(ascii: "0"), c <= UInt8(ascii: "9") else { return nil }
+            // At most 10 digits, so this cannot overflow Int64.
+            value = value * 10 + Int64(c - UInt8(ascii: "0"))
+            i += 1
+        }
+        if negative { value = -value }
+        guard value >= Int64(Int32.min), value <= Int64(Int32.max) else { return nil }
+        return Int32(value)
+    }
+}
