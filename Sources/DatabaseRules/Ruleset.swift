@@ -49,7 +49,7 @@ public struct Ruleset: Sendable {
     ///   - now: the server time in ms since the epoch (defaults to the current time); also the value
     ///     of `{".sv": "timestamp"}`.
     ///   - explain: record every rule evaluated (costs nothing when false).
-    public func decide(_ operation: Operation, on database: Database, auth: AuthValue = .null, now: Double? = nil, explain: Bool = false) -> Decision {
+    public func decide(_ operation: DatabaseOperation, on database: Database, auth: AuthValue = .null, now: Double? = nil, explain: Bool = false) -> Decision {
         let time = now ?? (Date().timeIntervalSince1970 * 1000).rounded(.down)
         return engine.decide(operation, on: database.root, auth: auth, now: time, explain: explain)
     }

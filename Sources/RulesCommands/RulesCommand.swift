@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The `rules` command: compile, check and test Firebase Realtime Database security rules.
-public struct RulesCommand: AsyncParsableCommand {
+public struct RulesCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "rules",
         abstract: "Compile, check and test Firebase Realtime Database security rules.",

@@ -10,7 +10,7 @@ public struct RulesDocumentLoader {
     private(set) var diagnostics: [Diagnostic] = []
 
     /// The message the server gives for a key with a forbidden character.
-    public static let invalidKeyMessage = #"String can't contain ".", "#", "$", "/", "[", or "]""#
+    public static let invalidKeyMessage = ##"String can't contain ".", "#", "$", "/", "[", or "]""##
     /// The message the server gives where an object was needed.
     public static let expectedObjectMessage = "Expected '{'."
     /// The message the server gives for a rule value of the wrong type (two spaces after the period).

@@ -314,11 +314,11 @@ public struct TypeChecker {
         guard issues.isEmpty else { return }
         do {
             let compiled = try CompiledRegex(
-                firebasePattern: pattern, caseInsensitive: flags.contains("i"))
+                firebasePattern: pattern, caseInsensitive: flags.contains("i"), matchLimit: 1_000_000, depthLimit: 100_000)
             regexes[node.id] = compiled
         } catch {
             let at = patternStart + max(0, min(error.byteOffset, pattern.utf8.count))
-            self.error(.regexUnsupported, "invalid regular expression: \(error.message)", SourceRange(at, at + 1))
+            self.error(.regexCompile, "invalid regular expression: \(error.message)", SourceRange(at, at + 1))
         }
     }
 

@@ -1,3 +1,4 @@
+import RulesCompiler
 import RulesSyntax
 
 /// Why an operation was allowed or denied: for each path the operation touched, each rule

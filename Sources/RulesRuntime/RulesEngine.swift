@@ -14,7 +14,7 @@ public struct RulesEngine: Sendable {
     public init(ruleset: CompiledRuleset) { self.ruleset = ruleset }
 
     /// Decides an operation on the tree `root` for the user `auth` at time `now` (ms).
-    public func decide(_ operation: Operation, on root: DataNode?, auth: AuthValue = .null, now: Double, explain: Bool = false) -> Decision {
+    public func decide(_ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, explain: Bool = false) -> Decision {
         if explain {
             var e = Evaluator(ruleset: ruleset, auth: auth, now: now, tracer: RecordingTracer(), explain: true)
             return e.decide(operation, root)
@@ -46,7 +46,7 @@ struct Evaluator<T: Tracer> {
         self.explain = explain
     }
 
-    mutating func decide(_ op: Operation, _ root: DataNode?) -> Decision {
+    mutating func decide(_ op: DatabaseOperation, _ root: DataNode?) -> Decision {
         switch op {
         case .read(let path, let q):
             query = q

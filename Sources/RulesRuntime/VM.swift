@@ -58,13 +58,13 @@ public struct VM: Sendable {
                 let name = rs.strings[Int(ins.operand)]
                 switch Self.property(v, name) {
                 case .success(let r): result = r
-                case .failure(let message): return fail(message, pc, rs)
+                case .failure(let e): return fail(e.message, pc, rs)
                 }
             case .index:
                 guard let i = pop(), let v = pop() else { return underflow(pc, rs) }
                 switch Self.index(v, i) {
                 case .success(let r): result = r
-                case .failure(let message): return fail(message, pc, rs)
+                case .failure(let e): return fail(e.message, pc, rs)
                 }
             case .stringLength:
                 guard let v = pop() else { return underflow(pc, rs) }
@@ -152,7 +152,7 @@ public struct VM: Sendable {
                 guard let r = pop(), let l = pop() else { return underflow(pc, rs) }
                 switch Operators.binary(ins.opcode, l, r) {
                 case .success(let v): result = v
-                case .failure(let message): return fail(message, pc, rs)
+                case .failure(let e): return fail(e.message, pc, rs)
                 }
             case .negate:
                 guard let v = pop() else { return underflow(pc, rs) }

@@ -15,8 +15,10 @@ public final class SourceFile: Sendable {
         self.path = path
         self.bytes = bytes
         var starts = [0]
-        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") {
-            starts.append(i + 1)
+        bytes.withUnsafeBufferPointer { buffer in
+            for i in 0..<buffer.count where buffer[i] == UInt8(ascii: "\n") {
+                starts.append(i + 1)
+            }
         }
         self.lineStarts = starts
     }

@@ -1,3 +1,3 @@
 import RulesCommands
 
-await RulesCommand.main()
+RulesCommand.main()

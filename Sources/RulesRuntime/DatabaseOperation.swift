@@ -1,5 +1,5 @@
 /// A database operation to authorize (spec §8).
-public enum Operation: Sendable {
+public enum DatabaseOperation: Sendable {
     /// A read at a path, optionally as a query.
     case read(path: String, query: QueryParameters = .none)
     /// Replace the value at a path (`set`, REST `PUT`); a null value deletes.
