@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import RulesSyntax
 
-/// The real-world rules files in `/work/shared/corpus/<project>/*.json`.
+/// The real-world rules files in `../shared/corpus/<project>/*.json`.
 enum RelaxedJSONCorpus {
-    static let directory = "/work/shared/corpus"
+    static let directory = TestPaths.corpus.path
 
     /// Paths of every `*.json` file one folder below the corpus directory, sorted.
     static func files() -> [String] {

@@ -1,6 +1,0 @@
-import Testing
-@testable import DatabaseRules
-
-@Test func DatabaseRulesBuilds() {
-    #expect(Bool(true))
-}

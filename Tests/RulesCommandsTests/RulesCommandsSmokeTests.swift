@@ -1,6 +1,0 @@
-import Testing
-@testable import RulesCommands
-
-@Test func RulesCommandsBuilds() {
-    #expect(Bool(true))
-}

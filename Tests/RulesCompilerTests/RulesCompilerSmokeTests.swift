@@ -1,6 +1,0 @@
-import Testing
-@testable import RulesCompiler
-
-@Test func RulesCompilerBuilds() {
-    #expect(Bool(true))
-}

@@ -1,6 +1,0 @@
-import Testing
-@testable import RulesRuntime
-
-@Test func RulesRuntimeBuilds() {
-    #expect(Bool(true))
-}

@@ -1,6 +1,0 @@
-import Testing
-@testable import RulesSyntax
-
-@Test func RulesSyntaxBuilds() {
-    #expect(Bool(true))
-}
