@@ -1,7 +1,8 @@
 /// Bounds on the size of a rule expression the parser accepts.
 ///
-/// Later phases walk the syntax tree recursively, so ``maxDepth`` is what keeps them (and the
-/// parser itself) within a thread's stack: no tree the parser returns is deeper than it.
+/// Later phases walk the syntax tree recursively (and releasing a tree of class nodes recurses
+/// too), so ``maxDepth`` is what keeps them within a thread's stack: no tree the parser returns
+/// is deeper than it. The parser itself keeps explicit stacks and does not recurse.
 public struct ExpressionLimits: Sendable, Hashable {
     /// The deepest nesting allowed, counting both the syntactic nesting (parentheses, brackets,
     /// call arguments, ternaries) and the height of the resulting tree (every node is a level, so
