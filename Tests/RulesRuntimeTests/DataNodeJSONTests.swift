@@ -11,7 +11,7 @@ import RulesRuntime
 
     @Test(arguments: [
         (1.0, "1"), (-5, "-5"), (0.1, "0.1"), (123_456_789_012, "123456789012"), (1.5, "1.5"),
-        (1e21, "1e+21"), (-0.0, "0"), (2.5e-7, "2.5e-07"), (9_007_199_254_740_993, "9007199254740992"),
+        (1e21, "1e+21"), (-0.0, "0"), (2.5e-7, "2.5e-07"), (1e17, "100000000000000000"), (1e18, "1e+18"),
     ])
     func numbers(value: Double, text: String) throws {
         #expect(DataNode(leaf: .number(value)).exportJSON() == text)
