@@ -36,8 +36,17 @@ public indirect enum DataInput: Sendable, Hashable {
     /// ``KeyOrder``; the order a stored node would have.
     static func normalized(_ members: [(String, DataInput)]) -> [(String, DataInput)] {
         if members.count < 2 { return members }
+        // Fast path: members already strictly increasing (sorted input, exported data).
+        var increasing = true
+        for i in 1..<members.count where KeyOrder.compare(members[i - 1].0, members[i].0) >= 0 {
+            increasing = false
+            break
+        }
+        if increasing { return members }
+        // Sort indices; each key's integer value is computed once rather than per comparison.
+        let integers = members.map { KeyOrder.integerValue($0.0) }
         let order = members.indices.sorted { x, y in
-            let c = KeyOrder.compare(members[x].0, members[y].0)
+            let c = KeyOrder.compare(members[x].0, integer: integers[x], members[y].0, integer: integers[y])
             return c != 0 ? c < 0 : x < y
         }
         var out: [(String, DataInput)] = []

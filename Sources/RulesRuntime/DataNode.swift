@@ -76,6 +76,7 @@ public final class DataNode: Sendable {
         children.reserveCapacity(pairs.count)
         for index in order {
             // Equal keys are adjacent and in input order: the later one replaces the earlier.
+            // (Comparing as plain bytes is exact for an equality test.)
             if let last = keys.last, compareKeys(last, nil, pairs[index].0, nil) == 0 {
                 children[children.count - 1] = pairs[index].1
             } else {
@@ -86,12 +87,9 @@ public final class DataNode: Sendable {
         return DataNode(sortedKeys: keys, children: children, priority: priority)
     }
 
-    /// ``KeyOrder`` comparison with known integer values (nil values are recomputed only when
-    /// the keys differ in kind; two nils compare as bytes, which is right for equality tests).
+    /// ``KeyOrder`` comparison with known integer values.
     private static func compareKeys(_ a: String, _ ia: Int32?, _ b: String, _ ib: Int32?) -> Int {
-        var a = a
-        var b = b
-        return a.withUTF8 { pa in b.withUTF8 { pb in KeyOrder.compare(bytes: pa, integer: ia, bytes: pb, integer: ib) } }
+        KeyOrder.compare(a, integer: ia, b, integer: ib)
     }
 
     /// Whether this is a leaf.

@@ -33,6 +33,19 @@ public enum KeyOrder {
         }
     }
 
+    /// Three-way comparison of keys whose integer values (``integerValue(_:)``) are known.
+    static func compare(_ a: String, integer ia: Int32?, _ b: String, integer ib: Int32?) -> Int {
+        switch (ia, ib) {
+        case (let x?, let y?): return x < y ? -1 : (x == y ? 0 : 1)
+        case (.some, nil): return -1
+        case (nil, .some): return 1
+        case (nil, nil):
+            var a = a
+            var b = b
+            return a.withUTF8 { pa in b.withUTF8 { pb in compareBytes(pa, pb) } }
+        }
+    }
+
     /// Three-way comparison with the integer values already known (see ``integerValue(_:)``).
     static func compare(bytes a: UnsafeBufferPointer<UInt8>, integer ia: Int32?,
                         bytes b: UnsafeBufferPointer<UInt8>, integer ib: Int32?) -> Int {
