@@ -125,6 +125,8 @@ struct Evaluator<T: Tracer> {
         // 1. One merged new tree, with server values resolved against the tree before the write.
         var newRoot = oldRoot
         for (keys, input) in entries {
+            // Keys, string sizes and depth of the written value, checked before any rule runs.
+            do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title, oldRoot, error.message) }
             let existing = oldRoot?.descendant(keys)
             let node = input.resolved(now: now, existing: existing)
             if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
