@@ -103,6 +103,7 @@ func allNodes(_ root: Expression) -> [Expression] {
         ("auth.token.firebase.identities['google.com'][0]", "([] ([] (. (. (. auth token) firebase) identities) 'google.com') 0)"),
         // Member names may be any word, including reserved ones.
         ("auth.null == auth.true", "(== (. auth null) (. auth true))"),
+        ("auth.in == auth.var", "(== (. auth in) (. auth var))"),
         // Literals.
         ("[]", "(array)"),
         ("['a', 'b']", "(array 'a' 'b')"),
