@@ -13,6 +13,8 @@ public struct Explanation: Sendable {
     public var rejection: String?
     /// The evaluations, in order.
     public var evaluations: [RuleEvaluation]
+    /// The index in ``evaluations`` of the evaluation that decided, when the engine knows it.
+    public var decisiveIndex: Int?
 
     /// Creates an explanation.
     public init(operation: String, allowed: Bool, rejection: String?, evaluations: [RuleEvaluation]) {
@@ -25,6 +27,7 @@ public struct Explanation: Sendable {
     /// The evaluation that decided a denial: the first failing `.validate`, or else the last
     /// `.write`/`.read` that did not grant.
     public var decisive: RuleEvaluation? {
+        if let i = decisiveIndex, evaluations.indices.contains(i) { return evaluations[i] }
         if allowed { return evaluations.last { $0.outcome.isTrue && $0.kind != .validate } }
         if let v = evaluations.first(where: { $0.kind == .validate && !$0.outcome.isTrue }) { return v }
         return evaluations.last { !$0.outcome.isTrue }

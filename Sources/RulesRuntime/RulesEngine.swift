@@ -36,6 +36,8 @@ struct Evaluator<T: Tracer> {
     var query = QueryParameters.none
     var wildcardKeys: [String] = []
     var log: [RuleEvaluation] = []
+    /// The evaluation that decided: the first that denied, or the one that granted.
+    var decisive: Int?
     var rootEntry: Int32 = -1
 
     init(ruleset: CompiledRuleset, auth: AuthValue, now: Double, tracer: T, explain: Bool) {
@@ -106,6 +108,7 @@ struct Evaluator<T: Tracer> {
             let node = ruleset.nodes[Int(nodeIndex)]
             if node.read >= 0 {
                 let outcome = evaluate(node.read, data: entry, newData: -1)
+                if explain { decisive = log.count - 1 }
                 if outcome.isTrue { return true }
             }
             if depth == keys.count { return false }
@@ -149,11 +152,13 @@ struct Evaluator<T: Tracer> {
             var chain: [(depth: Int, node: Int32, old: Int32, new: Int32, wildcards: Int)] = []
             var depth = 0
             var reachedTarget = false
+            var lastWrite: Int?
             while true {
                 let node = ruleset.nodes[Int(nodeIndex)]
                 chain.append((depth, nodeIndex, oldEntry, newEntry, wildcardKeys.count))
                 if !permitted && node.write >= 0 {
                     permitted = evaluate(node.write, data: oldEntry, newData: newEntry).isTrue
+                    if explain { lastWrite = log.count - 1 }
                 }
                 if depth == keys.count {
                     reachedTarget = true
@@ -167,7 +172,9 @@ struct Evaluator<T: Tracer> {
                 newEntry = snaps.addChild(of: newEntry, key: key)
                 depth += 1
             }
+            if permitted && decisive == nil && denial == nil { decisive = lastWrite }
             if !permitted {
+                if denial == nil { decisive = lastWrite }
                 denial = denial ?? "no .write rule on \(display(keys)) or above it granted the write"
                 if !explain { break }
                 continue
@@ -181,6 +188,7 @@ struct Evaluator<T: Tracer> {
                 guard validated.insert(at).inserted else { continue }
                 wildcardKeys = Array(allKeys.prefix(link.wildcards))
                 if !evaluate(node.validate, data: link.old, newData: link.new).isTrue {
+                    if denial == nil { decisive = log.count - 1 }
                     denial = denial ?? "\(ruleset.rules[Int(node.validate)].rulePath) failed on \(display(at))"
                     if !explain { break }
                 }
@@ -212,6 +220,7 @@ struct Evaluator<T: Tracer> {
             if isWildcard { wildcardKeys.append(key) }
             defer { if isWildcard { wildcardKeys.removeLast() } }
             if child.validate >= 0 && !evaluate(child.validate, data: o, newData: n).isTrue {
+                if denial == nil { decisive = log.count - 1 }
                 denial = denial ?? "\(ruleset.rules[Int(child.validate)].rulePath) failed on \(display(snaps.path(of: n)))"
                 ok = false
                 if !explain { return false }
@@ -298,7 +307,10 @@ struct Evaluator<T: Tracer> {
     // MARK: - Results
 
     private func finish(_ title: String, _ allowed: Bool, _ root: DataNode?, _ reason: String?) -> Decision {
-        let explanation = explain ? Explanation(operation: title, allowed: allowed, rejection: nil, evaluations: log) : nil
+        var explanation = explain ? Explanation(operation: title, allowed: allowed, rejection: nil, evaluations: log) : nil
+        if !allowed || decisive.map({ log.indices.contains($0) && log[$0].outcome.isTrue }) == true {
+            explanation?.decisiveIndex = decisive
+        }
         return Decision(allowed: allowed, newRoot: root, reason: allowed ? nil : reason, explanation: explanation)
     }
 
