@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // PCRE2 from the system (Debian: libpcre2-dev).
@@ -30,11 +31,17 @@ let package = Package(
         .target(name: "RulesRuntime", dependencies: ["RulesCompiler", "RulesSyntax", "CPCRE2"], swiftSettings: swiftSettings),
         // The small public API for servers.
         .target(name: "DatabaseRules", dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
+        // The test runner: spec files (YAML, JSON), simulated users, steps, coverage, reporters.
+        .target(
+            name: "RulesTesting",
+            dependencies: ["DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
         // Subcommands and reporters (a library so that tests can run them in-process).
         .target(
             name: "RulesCommands",
             dependencies: [
-                "DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax",
+                "DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", "RulesTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -45,6 +52,7 @@ let package = Package(
         .testTarget(name: "RulesCompilerTests", dependencies: ["RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
         .testTarget(name: "RulesRuntimeTests", dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
         .testTarget(name: "DatabaseRulesTests", dependencies: ["DatabaseRules"], swiftSettings: swiftSettings),
+        .testTarget(name: "RulesTestingTests", dependencies: ["RulesTesting"], swiftSettings: swiftSettings),
         .testTarget(name: "RulesCommandsTests", dependencies: ["RulesCommands"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
