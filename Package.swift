@@ -49,7 +49,9 @@ let package = Package(
         .executableTarget(name: "rules", dependencies: ["RulesCommands"], swiftSettings: swiftSettings),
 
         .testTarget(name: "RulesSyntaxTests", dependencies: ["RulesSyntax"], swiftSettings: swiftSettings),
-        .testTarget(name: "RulesCompilerTests", dependencies: ["RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RulesCompilerTests", dependencies: ["RulesCompiler", "RulesSyntax"], exclude: ["Golden"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "RulesRuntimeTests", dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
         .testTarget(name: "DatabaseRulesTests", dependencies: ["DatabaseRules"], swiftSettings: swiftSettings),
         .testTarget(name: "RulesTestingTests", dependencies: ["RulesTesting"], swiftSettings: swiftSettings),

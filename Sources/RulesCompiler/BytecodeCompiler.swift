@@ -66,7 +66,7 @@ public struct BytecodeCompiler {
         case .constant(let b):
             rules.append(CompiledRule(kind: r.kind, rulePath: rulePath, constant: b, codeStart: 0, codeEnd: 0, range: r.valueRange, expression: nil))
         case .expression(let checked):
-            if case .boolean(let b) = checked.root.kind {
+            if case .bool(let b)? = ConstantFolder.fold(checked.root) {
                 rules.append(CompiledRule(kind: r.kind, rulePath: rulePath, constant: b, codeStart: 0, codeEnd: 0, range: r.valueRange, expression: checked))
                 return index
             }
@@ -87,6 +87,15 @@ public struct BytecodeCompiler {
     private mutating func emit(_ e: Expression, _ c: CheckedExpression) {
         let range = c.fileRange(of: e)
         let id = Int32(e.id)
+        if let constant = ConstantFolder.fold(e) {
+            switch constant {
+            case .null: append(.pushNull, 0, range: range, node: id, effect: 1)
+            case .bool(let b): append(b ? .pushTrue : .pushFalse, 0, range: range, node: id, effect: 1)
+            case .number(let n): append(.pushNumber, number(n), range: range, node: id, effect: 1)
+            case .string(let s): append(.pushString, string(s), range: range, node: id, effect: 1)
+            }
+            return
+        }
         switch e.kind {
         case .number(let n):
             append(.pushNumber, number(n), range: range, node: id, effect: 1)
