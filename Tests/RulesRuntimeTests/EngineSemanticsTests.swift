@@ -320,6 +320,16 @@ private func json(_ root: DataNode?, _ path: String = "/") -> String? {
         #expect(RuleProbe.rulePaths(second).filter { $0 == "/$k/.validate" }.count == 2)
     }
 
+    /// An update with no entries writes nothing and runs no rule; it is allowed.
+    @Test func emptyUpdateChangesNothing() throws {
+        let rules = #"{"rules": {".write": false}}"#
+        let root = try RuleProbe.tree(#"{"a": 1}"#)
+        let d = try RuleProbe.decide(rules, .update(path: "/a", values: []), root: root)
+        #expect(d.allowed)
+        #expect(d.newRoot === root)
+        #expect(d.explanation?.evaluations.isEmpty == true)
+    }
+
     /// 8.4.5: a null entry deletes without `.validate`; ancestors left non-null are validated.
     @Test func nullUpdateEntryDeletesAndAncestorsAreStillValidated() throws {
         let rules = #"{"rules": {".write": true, "p": {".validate": "newData.hasChildren(['x'])", "$c": {".validate": false}}}}"#
@@ -454,6 +464,9 @@ private func json(_ root: DataNode?, _ path: String = "/") -> String? {
     @Test(arguments: [
         DatabaseOperation.set(path: "/a.b", value: 1),
         .set(path: "/a#", value: 1),
+        .set(path: "/a/.priority", value: 1),
+        .set(path: "/a", value: .withPriority(1, priority: true)),
+        .set(path: "/a", value: .withPriority(1, priority: ["x": 1])),
         .set(path: "/a//b", value: 1),
         .set(path: "/a", value: ["b.c": 1]),
         .set(path: "/a", value: ["b": ["$c": 1]]),

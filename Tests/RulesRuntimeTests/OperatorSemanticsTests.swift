@@ -38,15 +38,22 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
     /// Runs the case; returns the outcome of the one rule evaluated and the decision.
     func run() throws -> (Expected, Decision) {
         let rule = RuleProbe.jsonString(expression)
-        let decision: Decision
+        let rules: String
+        let root: DataNode?
+        let operation: DatabaseOperation
         if let newValue {
-            let rules = "{\"rules\": {\"x\": {\".write\": \(rule)}}}"
-            let root = try data.map { try RuleProbe.tree("{\"x\": \($0)}") } ?? nil
-            decision = try RuleProbe.decide(rules, .set(path: "/x", value: newValue), root: root, auth: auth)
+            rules = "{\"rules\": {\"x\": {\".write\": \(rule)}}}"
+            root = try data.map { try RuleProbe.tree("{\"x\": \($0)}") } ?? nil
+            operation = .set(path: "/x", value: newValue)
         } else {
-            let rules = "{\"rules\": {\".read\": \(rule)}}"
-            decision = try RuleProbe.decide(rules, .read(path: "/"), root: try RuleProbe.tree(data), auth: auth)
+            rules = "{\"rules\": {\".read\": \(rule)}}"
+            root = try RuleProbe.tree(data)
+            operation = .read(path: "/")
         }
+        let decision = try RuleProbe.decide(rules, operation, root: root, auth: auth)
+        // The fast path (no explanation) must decide the same.
+        let plain = try RulesEngine(ruleset: RuleProbe.ruleset(rules)).decide(operation, on: root, auth: auth, now: RuleProbe.now)
+        #expect(plain.allowed == decision.allowed, "explain: false decides differently")
         let evaluations = try #require(decision.explanation?.evaluations)
         #expect(evaluations.count == 1, "exactly one rule is evaluated")
         let last = try #require(evaluations.last)
@@ -55,7 +62,7 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
 }
 
 private let signedOut: AuthValue = .null
-private let alice: AuthValue = .user(uid: "alice", claims: ["n": 12, "flag": true, "s": "x", "decomposed": "e\u{301}"])
+private let alice: AuthValue = .user(uid: "alice", claims: ["n": 12, "flag": true, "s": "x", "decomposed": "e\u{301}", "list": ["a", "b"], "1": "one"])
 
 @Suite struct OperatorSemanticsTests {
     // MARK: - `+` (§7)
@@ -80,6 +87,7 @@ private let alice: AuthValue = .user(uid: "alice", claims: ["n": 12, "flag": tru
         .read("'a' + 9007199254740992 == 'a9007199254740992'", .isTrue, "2^53 written in full"),
         .read("'a' + 123456789012345680000 == 'a123456789012345680000'", .isTrue),
         .read("(1/0 + '') == 'NaN'", .isTrue, "NaN concatenates as 'NaN'"),
+        .read("'a' + 1e308 * 10 == 'aInfinity'", .isTrue, "an overflow is Infinity"),
         .read("(data.val() + '').matches(/^-?\\d+$/)", data: "0.0", .isTrue, "Bolt's integer check accepts 0.0"),
         .read("(data.val() + '').matches(/^-?\\d+$/)", data: "-123", .isTrue, "Bolt's integer check accepts -123"),
         .read("(data.val() + '').matches(/^-?\\d+$/)", data: "1.1", .isFalse, "Bolt's integer check rejects 1.1"),
@@ -293,6 +301,16 @@ private let alice: AuthValue = .user(uid: "alice", claims: ["n": 12, "flag": tru
         .read("auth.foo.contains('x')", .error, "a method call on a null auth member"),
         .read("auth.uid.beginsWith('a')", .error),
         .read("auth.uid.beginsWith('a')", auth: alice, .isTrue),
+        .read("auth.token.sub == auth.uid", auth: alice, .isTrue, "token.sub is the uid"),
+        .read("auth.provider == 'custom'", auth: alice, .isTrue, "the default provider"),
+        .read("auth.token.list.length == 2", auth: alice, .isTrue, "length of an auth array is its count"),
+        .read("auth.token.list[0] == 'a'", auth: alice, .isTrue, "a number indexes an auth array"),
+        .read("auth.token.list[5] == null", auth: alice, .isTrue, "out of range is null"),
+        .read("auth.token.list[0.5] == null", auth: alice, .isTrue, "a non-integer index is null"),
+        .read("auth.token[1] == 'one'", auth: alice, .isTrue, "a number indexes an object by its string form"),
+        .read("auth.token['n'] == 12", auth: alice, .isTrue),
+        .read("auth.uid.foo == null", auth: alice, .error, "a property of a string is an error, not null"),
+        .read("auth.token.n.foo == null", auth: alice, .error, "a property of a number is an error"),
     ]
 
     @Test(arguments: authCases) func auth(_ c: OperatorCase) throws { try check(c) }
