@@ -69,8 +69,12 @@ struct Evaluator<T: Tracer> {
         case .push(let path, let value, let key):
             do {
                 let p = try DataPath(validating: path)
-                let full = try DataPath(validating: p.description + "/" + key)
-                return write("push \(p) (key \(key))", [(full.keys, value)], root)
+                // The key is one key: joining it as text would let "" write at the parent,
+                // "a/b" write two levels down, and any key fail at the root ("//key").
+                let keys = p.keys + [key]
+                try DataPath.validate(key: key, at: keys)
+                try DataPath.checkDepth(keys)
+                return write("push \(p) (key \(key))", [(keys, value)], root)
             } catch { return reject("push \(path)", root, error.message) }
         case .update(let path, let values):
             let base: DataPath
@@ -141,7 +145,9 @@ struct Evaluator<T: Tracer> {
         rootEntry = snaps.addRoot(oldRoot)
         let newRootEntry = snaps.addRoot(newRoot)
         var denial: String?
-        var validated = Set<[String]>()
+        // DataPath hashes and compares keys by bytes; a Set<[String]> would merge canonically
+        // equivalent keys and skip validating the second of them.
+        var validated = Set<DataPath>()
 
         for (keys, _) in entries {
             // 2. Permission: `.write` from the root down to the written path, any true grants.
@@ -185,7 +191,7 @@ struct Evaluator<T: Tracer> {
                 let node = ruleset.nodes[Int(link.node)]
                 guard node.validate >= 0, snaps[link.new].node != nil else { continue }
                 let at = Array(keys.prefix(link.depth))
-                guard validated.insert(at).inserted else { continue }
+                guard validated.insert(DataPath(keys: at)).inserted else { continue }
                 wildcardKeys = Array(allKeys.prefix(link.wildcards))
                 if !evaluate(node.validate, data: link.old, newData: link.new).isTrue {
                     if denial == nil { decisive = log.count - 1 }
@@ -322,11 +328,14 @@ struct Evaluator<T: Tracer> {
     private func display(_ keys: [String]) -> String { "/" + keys.joined(separator: "/") }
 
     /// The first pair of paths where one is a prefix of (or equal to) the other.
+    ///
+    /// Keys compare by their bytes (``KeyOrder``), as the database stores them: Swift's `String`
+    /// comparison would call "é" and "e\u{301}" the same key.
     static func overlap(_ paths: [[String]]) -> ([String], [String])? {
-        let sorted = paths.sorted { $0.lexicographicallyPrecedes($1) }
+        let sorted = paths.sorted { $0.lexicographicallyPrecedes($1) { KeyOrder.compare($0, $1) < 0 } }
         for i in sorted.indices.dropFirst() {
             let a = sorted[i - 1], b = sorted[i]
-            if a.count <= b.count && Array(b.prefix(a.count)) == a { return (a, b) }
+            if DataPath(keys: a).isPrefix(of: DataPath(keys: b)) { return (a, b) }
         }
         return nil
     }
