@@ -33,7 +33,12 @@ public struct CompiledNode: Sendable {
     /// The child node for a data key: the literal one if the key names one, else the wildcard.
     @inline(__always)
     public func child(_ key: String) -> (index: Int32, isWildcard: Bool)? {
-        if let i = literals[key] { return (i, false) }
+        // Swift's String equality folds canonically equivalent text ("é" and "e\u{301}"); keys
+        // are bytes, so a hit must also match byte for byte.
+        if let at = literals.index(forKey: key) {
+            let (stored, index) = literals[at]
+            if stored.utf8.elementsEqual(key.utf8) { return (index, false) }
+        }
         if wildcard >= 0 { return (wildcard, true) }
         return nil
     }

@@ -520,3 +520,14 @@ extension DataInput {
         return v
     }
 }
+
+extension EngineSemanticsTests {
+    /// A literal rule key matches data keys byte for byte: the decomposed spelling of "é" goes to the wildcard.
+    @Test func literalRuleKeysMatchByBytes() throws {
+        let source = #"{"rules": {"\u00e9": {".read": true}, "$other": {".read": false}}}"#
+        let ruleset = try #require(RulesCompiler.compile(source: source).ruleset)
+        let engine = RulesEngine(ruleset: ruleset)
+        #expect(engine.decide(.read(path: "/\u{E9}"), on: nil, now: 0).allowed)
+        #expect(!engine.decide(.read(path: "/e\u{301}"), on: nil, now: 0).allowed)
+    }
+}
