@@ -206,17 +206,26 @@ public struct DiagnosticReporter: Sendable {
         return out
     }
 
-    static func data(_ s: String) -> String {
-        s.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A")
-    }
+    /// Escapes a workflow-command message: `%`, CR and LF.
+    static func data(_ s: String) -> String { escape(s, property: false) }
 
-    static func property(_ s: String) -> String {
-        data(s).replacingAll(":", "%3A").replacingAll(",", "%2C")
-    }
-}
+    /// Escapes a workflow-command property value: as ``data(_:)``, plus `:` and `,`.
+    static func property(_ s: String) -> String { escape(s, property: true) }
 
-extension String {
-    func replacingAll(_ target: String, _ replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    // Works on Unicode scalars, not Characters: "\r\n" is a single Character, so a
+    // Character-based search for "\n" would miss it and let a CRLF through unescaped.
+    private static func escape(_ s: String, property: Bool) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            case ":" where property: out += "%3A"
+            case "," where property: out += "%2C"
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out
     }
 }
