@@ -221,6 +221,16 @@ let nonASCIIRules = #"{"rules": {".read": "'😀é' == foo"}}"#
         #expect(region["endColumn"] as? Int == 34)
     }
 
+    @Test func sarifURIsArePercentEncoded() throws {
+        let root = try parseJSON(reporter.report([checked(sampleRules, path: "my rules/a#1:ü%.json")], format: .sarif))
+        let run = try #require((root["runs"] as? [[String: Any]])?.first)
+        let result = try #require((run["results"] as? [[String: Any]])?.first)
+        let location = (result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]
+        let uri = (location?["artifactLocation"] as? [String: Any])?["uri"] as? String
+        #expect(uri == "my%20rules/a%231%3A%C3%BC%25.json")
+        #expect(DiagnosticReporter.uriReference("/abs/path-1_2.~x/rules.json") == "/abs/path-1_2.~x/rules.json")
+    }
+
     @Test func sarifRuleListIsTheWholeCatalog() throws {
         let root = try parseJSON(reporter.report([checked("{\"rules\": {}}")], format: .sarif))
         let run = try #require((root["runs"] as? [[String: Any]])?.first)

@@ -363,6 +363,15 @@ private let expressionCases: [MessageCase] = [
         #expect(file.location(of: d.range) == RulesSyntax.SourceLocation(line: 1, column: 36))
     }
 
+    @Test func crlfLineEndingsKeepPositions() throws {
+        let text = "{\r\n  \"rules\": {\r\n    \".read\": \"auth != null &&\r\n      foo == 1\"\r\n  }\r\n}\r\n"
+        let file = SourceFile(path: "r.json", text: text)
+        let d = try #require(RulesCompiler.compile(file).diagnostics.first)
+        #expect(d.message == "Unknown variable 'foo'.")
+        #expect(file.location(of: d.range) == RulesSyntax.SourceLocation(line: 4, column: 7))
+        #expect(file.text(of: d.range) == "foo")
+    }
+
     @Test func oneMistakeOneMessageAcrossRules() {
         // Errors in several rules are all reported, in file order.
         let text = """
