@@ -174,7 +174,7 @@ public struct DiagnosticReporter: Sendable {
     }
 
     private func result(code: DiagnosticCode, level: String, message: String, uri: String, region: JSONText?, index: Int?) -> JSONText {
-        var physical: [(String, JSONText)] = [("artifactLocation", .object([("uri", .string(uri))]))]
+        var physical: [(String, JSONText)] = [("artifactLocation", .object([("uri", .string(Self.uriReference(uri)))]))]
         if let region { physical.append(("region", region)) }
         var members: [(String, JSONText)] = [("ruleId", .string(code.rawValue))]
         if let index { members.append(("ruleIndex", .int(index))) }
@@ -184,6 +184,24 @@ public struct DiagnosticReporter: Sendable {
             ("locations", .array([.object([("physicalLocation", .object(physical))])])),
         ]
         return .object(members)
+    }
+
+    /// A file path as a relative URI reference (SARIF's `uri` must be a valid URI): every byte
+    /// other than letters, digits, `-._~` and `/` is percent-encoded, so spaces, `#`, `%` and a
+    /// `:` that would read as a scheme survive.
+    static func uriReference(_ path: String) -> String {
+        var out = ""
+        for b in path.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            default:
+                let hex = String(b, radix: 16, uppercase: true)
+                out += "%" + (hex.count < 2 ? "0" : "") + hex
+            }
+        }
+        return out
     }
 
     // MARK: - GitHub
@@ -206,17 +224,26 @@ public struct DiagnosticReporter: Sendable {
         return out
     }
 
-    static func data(_ s: String) -> String {
-        s.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A")
-    }
+    /// Escapes a workflow-command message: `%`, CR and LF.
+    static func data(_ s: String) -> String { escape(s, property: false) }
 
-    static func property(_ s: String) -> String {
-        data(s).replacingAll(":", "%3A").replacingAll(",", "%2C")
-    }
-}
+    /// Escapes a workflow-command property value: as ``data(_:)``, plus `:` and `,`.
+    static func property(_ s: String) -> String { escape(s, property: true) }
 
-extension String {
-    func replacingAll(_ target: String, _ replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    // Works on Unicode scalars, not Characters: "\r\n" is a single Character, so a
+    // Character-based search for "\n" would miss it and let a CRLF through unescaped.
+    private static func escape(_ s: String, property: Bool) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "%": out += "%25"
+            case "\r": out += "%0D"
+            case "\n": out += "%0A"
+            case ":" where property: out += "%3A"
+            case "," where property: out += "%2C"
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out
     }
 }

@@ -112,7 +112,7 @@ public struct TypeChecker {
                 resolve(e, .call(m))
                 return call(m, arguments, e)
             default:
-                error(.notAFunction, "Type error: Function call on target that is not a function.", e.range)
+                error(.notAFunction, "Type error: Function call on target that is not a function.", callSite(e))
                 return .invalid
             }
         case .unary(.not, let operand):
@@ -228,7 +228,7 @@ public struct TypeChecker {
         switch m {
         case .hasChildren:
             if args.count > 1 {
-                error(.argumentCount, "hasChildren() expects only a single argument (containing an array of child names).", e.range)
+                error(.argumentCount, "hasChildren() expects only a single argument (containing an array of child names).", callSite(e))
                 return .boolean
             }
             guard let arg = args.first else { return .boolean }
@@ -247,7 +247,7 @@ public struct TypeChecker {
             return .boolean
         case .matches:
             guard args.count == 1 else {
-                error(.argumentCount, "matches() expects 1 argument.", e.range)
+                error(.argumentCount, "matches() expects 1 argument.", callSite(e))
                 return .boolean
             }
             let arg = args[0]
@@ -261,7 +261,7 @@ public struct TypeChecker {
             return .boolean
         case .replace:
             guard args.count == 2 else {
-                error(.argumentCount, "replace() expects 2 arguments.", e.range)
+                error(.argumentCount, "replace() expects 2 arguments.", callSite(e))
                 return .string
             }
             for (i, a) in args.enumerated() {
@@ -274,7 +274,7 @@ public struct TypeChecker {
         default:
             if args.count != m.arity {
                 let expected = m.arity == 0 ? "no arguments" : m.arity == 1 ? "1 argument" : "\(m.arity) arguments"
-                error(.argumentCount, "\(m.name)() expects \(expected).", e.range)
+                error(.argumentCount, "\(m.name)() expects \(expected).", callSite(e))
                 return m.resultType
             }
             for a in args {
@@ -284,6 +284,18 @@ public struct TypeChecker {
                 }
             }
             return m.resultType
+        }
+    }
+
+    /// The part of a call from the name of what is called through the closing parenthesis:
+    /// `child('a', 'b')` in `data.child('a', 'b')`. Errors about a call point here rather than at
+    /// the start of its receiver, which may be far to the left or on an earlier line.
+    private func callSite(_ e: Expression) -> SourceRange {
+        guard case .call(let callee, _) = e.kind else { return e.range }
+        switch callee.kind {
+        case .member(_, _, let nameRange): return SourceRange(start: nameRange.start, end: e.range.end)
+        case .index(_, let index): return SourceRange(start: index.range.start, end: e.range.end)
+        default: return e.range
         }
     }
 

@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+
+@testable import RulesCommands
+@testable import RulesCompiler
+@testable import RulesSyntax
+
+/// A fresh temporary directory, removed by `remove()`.
+struct TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("rules-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// Writes a file and returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let file = url.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: file)
+        return file.path
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+/// The real-world corpus: `TestPaths.corpus`, or, when the repository is a worktree that is not
+/// next to `shared`, the nearest `shared/corpus` above it.
+enum Corpus {
+    static let directory: URL? = {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: TestPaths.corpus.path) { return TestPaths.corpus }
+        var dir = TestPaths.repository
+        while dir.path != "/" {
+            dir = dir.deletingLastPathComponent()
+            let candidate = dir.appendingPathComponent("shared/corpus")
+            if manager.fileExists(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }()
+
+    /// Every project's rules file: each folder's `*.json` except targaryen's test file.
+    static func rulesFiles() -> [String] {
+        guard let directory else { return [] }
+        let manager = FileManager.default
+        var out: [String] = []
+        for folder in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? [] {
+            let folderURL = directory.appendingPathComponent(folder)
+            for name in (try? manager.contentsOfDirectory(atPath: folderURL.path)) ?? [] where name.hasSuffix(".json") {
+                if folder == "targaryen-integration" && name == "tests.json" { continue }
+                out.append(folderURL.appendingPathComponent(name).path)
+            }
+        }
+        return out.sorted()
+    }
+}
+
+/// The `rules` executable built next to the tests.
+enum RulesBinary {
+    static let path = TestPaths.repository.appendingPathComponent(".build/debug/rules").path
+    static var isPresent: Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    /// Runs it and returns the exit status and standard output.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String, error: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = nil
+        env["FORCE_COLOR"] = nil
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read before waiting so a large output cannot fill the pipe and block the child.
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+}
+
+@Suite struct CheckCommandTests {
+    // MARK: - check(_:) and exit codes
+
+    @Test func checkReadsAndCompilesAFile() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = try dir.write("database.rules.json", sampleRules)
+        let result = CheckCommand.check(path)
+        #expect(result.readError == nil)
+        #expect(result.path == path)
+        #expect(result.file?.path == path)
+        #expect(result.diagnostics.map(\.code) == [.unknownVariable, .jsonTrailingComma])
+        #expect(result.count(.error) == 1)
+        #expect(result.count(.warning) == 1)
+        #expect(CheckCommand.exitCode([result]) == 1)
+    }
+
+    @Test func exitCodes() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let clean = CheckCommand.check(try dir.write("clean.json", "{\"rules\": {\".read\": true}}"))
+        let warned = CheckCommand.check(try dir.write("warned.json", "{\"rules\": {\".read\": true,}}"))
+        let broken = CheckCommand.check(try dir.write("broken.json", "{\"rules\": {\".read\": \"nope\"}}"))
+        let missing = CheckCommand.check(dir.url.appendingPathComponent("missing.json").path)
+        #expect(CheckCommand.exitCode([clean]) == 0)
+        #expect(CheckCommand.exitCode([clean, warned]) == 0)
+        #expect(CheckCommand.exitCode([clean, broken]) == 1)
+        #expect(CheckCommand.exitCode([missing]) == 2)
+        #expect(CheckCommand.exitCode([broken, missing, clean]) == 2)
+        #expect(missing.readError == "no such file")
+        #expect(missing.file == nil)
+    }
+
+    @Test func directoryGivenAsAFileIsUnreadable() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = CheckCommand.check(dir.url.path)
+        #expect(result.readError != nil)
+        #expect(CheckCommand.exitCode([result]) == 2)
+    }
+
+    @Test func directoriesAreSearchedForRulesFiles() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("database.rules.json", "{}")
+        try dir.write("sub/other.rules.json", "{}")
+        try dir.write("sub/package.json", "{}")
+        try dir.write("notes.txt", "")
+        let found = RulesFileFinder.expand([dir.url.path]).map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(found == ["database.rules.json", "other.rules.json"])
+        #expect(RulesFileFinder.expand(["a.json"]) == ["a.json"])
+    }
+
+    @Test func argumentsParse() throws {
+        let command = try CheckCommand.parse(["a.json", "b.json", "--format", "sarif", "--color", "never"])
+        #expect(command.paths == ["a.json", "b.json"])
+        #expect(command.format == .sarif)
+        #expect(command.color == .never)
+        #expect(throws: (any Error).self) { try CheckCommand.parse(["a.json", "--format", "xml"]) }
+    }
+
+    // MARK: - The built binary
+
+    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    func binaryReportsErrorsWithStatusOne() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = try dir.write("database.rules.json", sampleRules)
+        let run = try RulesBinary.run(["check", path, "--color", "never"])
+        #expect(run.status == 1)
+        #expect(run.output.hasPrefix("\(path):3:31: error: Unknown variable 'foo'. [unknown-variable]\n"))
+        #expect(run.output.contains("\(path):4:12: warning: Trailing comma. [json-trailing-comma]\n"))
+        #expect(run.output.hasSuffix("1 error, 1 warning in 1 file.\n"))
+        #expect(!run.output.contains("\u{1B}["))
+    }
+
+    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    func binaryFormats() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = try dir.write("database.rules.json", sampleRules)
+        let json = try RulesBinary.run(["check", path, "--format", "json"])
+        #expect(json.status == 1)
+        let root = try parseJSON(json.output)
+        #expect(root["errors"] as? Int == 1)
+        let sarif = try RulesBinary.run(["check", path, "--format", "sarif"])
+        #expect(try parseJSON(sarif.output)["version"] as? String == "2.1.0")
+        let github = try RulesBinary.run(["check", path, "--format", "github"])
+        #expect(github.output.hasPrefix("::error file="))
+        let coloured = try RulesBinary.run(["check", path, "--color", "always"])
+        #expect(coloured.output.contains("\u{1B}[1;31merror:"))
+    }
+
+    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    func binaryAcceptsACleanFile() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = try dir.write("database.rules.json", "{\"rules\": {\".read\": \"auth != null\"}}")
+        let run = try RulesBinary.run(["check", path])
+        #expect(run.status == 0)
+        #expect(run.output == "No problems in 1 file.\n")
+    }
+
+    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    func binaryReportsAMissingFileWithStatusTwo() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = dir.url.appendingPathComponent("missing.json").path
+        let run = try RulesBinary.run(["check", path, "--color", "never"])
+        #expect(run.status == 2)
+        #expect(run.output.contains("\(path): error: no such file\n"))
+    }
+
+    // MARK: - The real-world corpus
+
+    @Test func corpusIsFound() {
+        #expect(Corpus.rulesFiles().count >= 6, "no corpus under \(TestPaths.corpus.path) or any shared/corpus above the repository")
+    }
+
+    @Test(arguments: Corpus.rulesFiles())
+    func corpusFileChecksWithoutErrors(path: String) {
+        let result = CheckCommand.check(path)
+        #expect(result.readError == nil)
+        let errors = result.diagnostics.filter { $0.severity == .error }
+        #expect(errors.isEmpty, "\(DiagnosticReporter().text([FileDiagnostics(file: result.file, path: path, diagnostics: errors)]))")
+        #expect(CheckCommand.exitCode([result]) == 0)
+    }
+}
