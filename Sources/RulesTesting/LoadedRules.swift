@@ -24,11 +24,19 @@ public final class LoadedRules: Sendable {
     public var path: String { ruleset.file.path }
 
     /// Compiles a source file; errors become ``TestSpecError``s pointing into that file.
-    public static func compile(_ file: SourceFile) throws(TestSpecErrors) -> LoadedRules {
+    /// `origin` maps an error's byte range to a place in another file (inline rules written in
+    /// YAML are compiled from generated JSON; their errors point at the YAML).
+    public static func compile(
+        _ file: SourceFile, origin: ((SourceRange) -> (file: String, location: SourceLocation)?)? = nil
+    ) throws(TestSpecErrors) -> LoadedRules {
         let result = RulesCompiler.compile(file)
         guard let ruleset = result.ruleset else {
-            var errors = result.diagnostics.filter { $0.severity == .error }.map {
-                TestSpecError(file: file.path, location: file.location(of: $0.range), message: "\($0.message) [\($0.code)]")
+            var errors = result.diagnostics.filter { $0.severity == .error }.map { d in
+                let message = "\(d.message) [\(d.code)]"
+                if let (path, location) = origin?(d.range) {
+                    return TestSpecError(file: path, location: location, message: message)
+                }
+                return TestSpecError(file: file.path, location: file.location(of: d.range), message: message)
             }
             if errors.isEmpty {
                 errors = [TestSpecError(file: file.path, location: SourceLocation(line: 1, column: 1), message: "the rules do not compile")]

@@ -81,7 +81,23 @@ public struct SpecNode: Sendable {
         return out
     }
 
+    /// The value as JSON text with one member per line, and where each value and key came from:
+    /// (byte range in the text, location in the spec file), innermost last.
+    func prettyJSONTextWithOrigins() -> (text: String, origins: [(SourceRange, SourceLocation)]) {
+        var out = ""
+        var origins: [(SourceRange, SourceLocation)] = []
+        writeJSON(to: &out, indent: "  ", level: 0, origins: &origins)
+        return (out, origins)
+    }
+
     private func writeJSON(to out: inout String, indent: String?, level: Int) {
+        var unused: [(SourceRange, SourceLocation)] = []
+        writeJSON(to: &out, indent: indent, level: level, origins: &unused)
+    }
+
+    private func writeJSON(to out: inout String, indent: String?, level: Int, origins: inout [(SourceRange, SourceLocation)]) {
+        let start = out.utf8.count
+        defer { origins.append((SourceRange(start, out.utf8.count), location)) }
         let newline = indent == nil ? "" : "\n"
         let pad = { (n: Int) in String(repeating: indent ?? "", count: n) }
         switch kind {
@@ -93,15 +109,19 @@ public struct SpecNode: Sendable {
             out += "[" + newline
             for (i, item) in items.enumerated() {
                 out += pad(level + 1)
-                item.writeJSON(to: &out, indent: indent, level: level + 1)
+                item.writeJSON(to: &out, indent: indent, level: level + 1, origins: &origins)
                 out += (i < items.count - 1 ? "," : "") + newline
             }
             out += pad(level) + "]"
         case .object(let members):
             out += "{" + newline
             for (i, m) in members.enumerated() {
-                out += pad(level + 1) + JSONWriter.quote(m.key) + (indent == nil ? ":" : ": ")
-                m.value.writeJSON(to: &out, indent: indent, level: level + 1)
+                out += pad(level + 1)
+                let keyStart = out.utf8.count
+                out += JSONWriter.quote(m.key)
+                origins.append((SourceRange(keyStart, out.utf8.count), m.keyLocation))
+                out += indent == nil ? ":" : ": "
+                m.value.writeJSON(to: &out, indent: indent, level: level + 1, origins: &origins)
                 out += (i < members.count - 1 ? "," : "") + newline
             }
             out += pad(level) + "}"

@@ -266,6 +266,7 @@ public struct TestSpecLoader {
             return try rulesFile(Self.normalize(full), at: node, context: c)
         case .object:
             let source: SourceFile
+            var origin: ((SourceRange) -> (file: String, location: SourceLocation)?)?
             if let range = node.range, file.path.hasSuffix(".json") {
                 // Keep the rules at their place in the spec file (everything else blanked, line
                 // breaks kept), so rule positions are positions in the spec file.
@@ -275,10 +276,18 @@ public struct TestSpecLoader {
                 }
                 source = SourceFile(path: file.path, bytes: bytes)
             } else {
-                source = SourceFile(path: file.path + " (inline rules)", text: node.prettyJSONText + "\n")
+                let (text, origins) = node.prettyJSONTextWithOrigins()
+                source = SourceFile(path: file.path + " (inline rules)", text: text + "\n")
+                // An error points at the innermost YAML key or value whose JSON holds it.
+                let specPath = file.path
+                origin = { range in
+                    let best = origins.filter { $0.0.start <= range.start && range.start < max($0.0.end, $0.0.start + 1) }
+                        .min { $0.0.length < $1.0.length }
+                    return best.map { (specPath, $0.1) }
+                }
             }
             if let cached = cache[source.path] { return cached }
-            let loaded = try LoadedRules.compile(source)
+            let loaded = try LoadedRules.compile(source, origin: origin)
             cache[source.path] = loaded
             return loaded
         default:
