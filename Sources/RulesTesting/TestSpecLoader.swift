@@ -109,7 +109,7 @@ public struct TestSpecLoader {
         var identities: [String: AuthValue] = [:]
         if let auth = root["auth"] {
             for m in try c.object(auth, "'auth'") {
-                do { identities[m.key] = try c.identity(m.value) } catch { throw error }
+                identities[m.key] = try c.identity(m.value)
             }
         }
         guard let testsNode = root["tests"] else { throw c.error(root, "missing 'tests' (a list of tests)") }
