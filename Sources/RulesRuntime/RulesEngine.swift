@@ -22,6 +22,19 @@ public struct RulesEngine: Sendable {
         var e = Evaluator(ruleset: ruleset, auth: auth, now: now, tracer: NoTracer(), explain: false)
         return e.decide(operation, root)
     }
+
+    /// Decides an operation with the caller's tracer, which sees every sub-expression value (for
+    /// coverage). When `explain` is true the engine calls `tracer.take()` once after each rule it
+    /// evaluates, in the order of ``Explanation/evaluations``, and renders what it returns.
+    public func decide<T: Tracer>(
+        _ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, explain: Bool,
+        tracer: inout T
+    ) -> Decision {
+        var e = Evaluator(ruleset: ruleset, auth: auth, now: now, tracer: tracer, explain: explain)
+        let decision = e.decide(operation, root)
+        tracer = e.tracer
+        return decision
+    }
 }
 
 /// The state of one decision.

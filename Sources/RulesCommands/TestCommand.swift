@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import RulesTesting
+
+extension TestOutputFormat: ExpressibleByArgument {}
+
+/// `rules test PATH...`: runs spec files (YAML, JSON or targaryen-style) against rules.
+public struct TestCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "test",
+        abstract: "Run rules tests: spec files of reads and writes with the expected allow or deny.",
+        discussion: """
+            Spec files are *.test.yaml, *.test.yml or *.test.json (directories are searched \
+            recursively); targaryen-style JSON ({root, users, tests: {path: {canRead, ...}}}) runs \
+            against --rules FILE. The last line of the text output is `N passed, M failed`, counting \
+            steps. Exit status: 0 all passed, 1 any failed (or coverage below --min-coverage), \
+            2 a spec or rules file cannot be used (reported as file:line:col: error: message).
+            """
+    )
+
+    @Argument(help: "Spec files or directories.")
+    public var paths: [String] = []
+
+    @Option(help: "Rules file for specs without `rules:` and for targaryen-style specs.")
+    public var rules: String?
+
+    @Option(help: "Run only tests whose name contains this text.")
+    public var filter: String?
+
+    @Option(help: "Output format: text or json.")
+    public var format: TestOutputFormat = .text
+
+    @Option(help: "Write a JUnit XML report to this path.")
+    public var junit: String?
+
+    @Flag(help: "Print rule coverage: rules evaluated and outcome branches seen, per rules file.")
+    public var coverage = false
+
+    @Option(name: .customLong("coverage-json"), help: "Write the full coverage data as JSON to this path.")
+    public var coverageJSON: String?
+
+    @Option(name: .customLong("coverage-lcov"), help: "Write coverage as an lcov tracefile to this path.")
+    public var coverageLCOV: String?
+
+    @Option(name: .customLong("min-coverage"), help: "Fail when fewer than N percent of the rules were evaluated.")
+    public var minCoverage: Double?
+
+    @Option(help: "Colour in text output: auto, always or never.")
+    public var color: ColorChoice = .auto
+
+    public init() {}
+
+    public func run() throws {
+        var options = TestCLIOptions(paths: paths)
+        options.rulesPath = rules
+        options.filter = filter
+        options.format = format
+        options.junitPath = junit
+        options.coverage = coverage
+        options.coverageJSONPath = coverageJSON
+        options.coverageLCOVPath = coverageLCOV
+        options.minCoverage = minCoverage
+        options.colors = Terminal(color, environment: ProcessInfo.processInfo.environment).colors
+        let output = TestCLI.run(options)
+        print(output.stdout, terminator: "")
+        if !output.stderr.isEmpty {
+            FileHandle.standardError.write(Data(output.stderr.utf8))
+        }
+        if output.exitCode != 0 { throw ExitCode(output.exitCode) }
+    }
+}

@@ -1,0 +1,63 @@
+/// The text report: one line per test, details under each failed step, and the closing line
+/// `N passed, M failed` counting steps.
+public struct HumanReporter: Sendable {
+    /// ANSI colours on ✓/✗.
+    public var colors: Bool
+    /// Show each test's time (off for stable golden output).
+    public var showTimes: Bool
+
+    /// Creates a reporter.
+    public init(colors: Bool = false, showTimes: Bool = true) {
+        self.colors = colors
+        self.showTimes = showTimes
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    /// The test lines, without the closing summary line.
+    public func body(_ result: TestRunResult) -> String {
+        var out = ""
+        var currentFile: String?
+        for test in result.tests {
+            if test.file != currentFile {
+                out += test.file + "\n"
+                currentFile = test.file
+            }
+            let mark = test.passed ? paint("✓", "1;32") : paint("✗", "1;31")
+            out += "  \(mark) \(test.name)"
+            if showTimes { out += " (\(Self.milliseconds(test.milliseconds)) ms)" }
+            out += "\n"
+            for step in test.steps where !step.passed {
+                out += "      step \(step.index): \(step.description)\n"
+                out += "        expected \(step.expected), got \(step.actual)\n"
+                if let reason = step.reason { out += "        reason: \(reason)\n" }
+                if let explanation = step.explanation {
+                    if let d = explanation.decisive {
+                        out += "        deciding rule: \(d.rulePath) at \(d.position) (line \(d.location.line))\n"
+                    }
+                    for line in explanation.text.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
+                        out += "          " + line + "\n"
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// `N passed, M failed`, counting steps.
+    public func summary(_ result: TestRunResult) -> String {
+        "\(result.passedSteps) passed, \(result.failedSteps) failed"
+    }
+
+    /// The whole report, ending with the summary line.
+    public func report(_ result: TestRunResult) -> String {
+        body(result) + summary(result) + "\n"
+    }
+
+    static func milliseconds(_ ms: Double) -> String {
+        let tenths = Int((ms * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}

@@ -1,0 +1,67 @@
+/// JUnit XML (the dialect GitLab and the test-reporter actions read): one `<testsuite>` per spec
+/// file, one `<testcase>` per test; a failed test has one `<failure>` whose message names the
+/// first failed step and whose text holds every failed step with its explanation.
+public enum JUnitReporter {
+    /// The XML document.
+    public static func report(_ result: TestRunResult) -> String {
+        let failures = result.tests.count { !$0.passed }
+        let total = result.tests.reduce(0) { $0 + $1.milliseconds } / 1000
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"rules\" tests=\"\(result.tests.count)\" failures=\"\(failures)\" errors=\"0\" time=\"\(seconds(total))\">\n"
+        var files: [String] = []
+        for t in result.tests where !files.contains(t.file) { files.append(t.file) }
+        for file in files {
+            let tests = result.tests.filter { $0.file == file }
+            let time = tests.reduce(0) { $0 + $1.milliseconds } / 1000
+            out += "  <testsuite name=\"\(escape(file))\" tests=\"\(tests.count)\" failures=\"\(tests.count { !$0.passed })\" errors=\"0\" skipped=\"0\" time=\"\(seconds(time))\">\n"
+            for test in tests {
+                let open = "    <testcase classname=\"\(escape(file))\" name=\"\(escape(test.name))\" time=\"\(seconds(test.milliseconds / 1000))\""
+                let failed = test.steps.filter { !$0.passed }
+                guard let first = failed.first else {
+                    out += open + "/>\n"
+                    continue
+                }
+                var text = ""
+                for step in failed {
+                    text += "step \(step.index): \(step.description): expected \(step.expected), got \(step.actual)\n"
+                    if let reason = step.reason { text += "reason: \(reason)\n" }
+                    if let e = step.explanation {
+                        if let d = e.decisive { text += "deciding rule: \(d.rulePath) at \(d.position)\n" }
+                        text += e.text
+                    }
+                }
+                let message = "step \(first.index): \(first.description): expected \(first.expected), got \(first.actual)"
+                out += open + ">\n"
+                out += "      <failure message=\"\(escape(message))\" type=\"AssertionFailure\">\(escape(text))</failure>\n"
+                out += "    </testcase>\n"
+            }
+            out += "  </testsuite>\n"
+        }
+        out += "</testsuites>\n"
+        return out
+    }
+
+    /// Escapes `& < > " '` and drops characters XML 1.0 cannot hold.
+    public static func escape(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            switch u {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out.unicodeScalars.append(u)
+            case _ where u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF: continue
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+
+    private static func seconds(_ s: Double) -> String {
+        let thousandths = Int((s * 1000).rounded())
+        let frac = String(thousandths % 1000)
+        return "\(thousandths / 1000)." + String(repeating: "0", count: 3 - frac.count) + frac
+    }
+}

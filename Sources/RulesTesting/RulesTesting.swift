@@ -1,1 +1,0 @@
-// The rules test runner.

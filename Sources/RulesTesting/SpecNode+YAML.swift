@@ -1,0 +1,103 @@
+import RulesSyntax
+import Yams
+
+extension SpecNode {
+    /// The YAML 1.2 core schema: only `true`/`false` are booleans (`no` stays a string), `1e12` is
+    /// a number, `0o17`/`0x1F` are integers, and `~`, `null` and the empty scalar are null.
+    static func coreSchemaResolver() throws -> Resolver {
+        try Resolver.basic
+            .appending(.bool, "^(?:true|True|TRUE|false|False|FALSE)$")
+            .appending(.int, "^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$")
+            .appending(.float, "^(?:[-+]?(?:\\.[0-9]+|[0-9]+(?:\\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\\.(?:inf|Inf|INF)|\\.(?:nan|NaN|NAN))$")
+            .appending(.null, "^(?:~|null|Null|NULL|)$")
+    }
+
+    /// Reads a YAML document. Errors carry the line and column Yams reports.
+    public static func readYAML(_ text: String, path: String) throws(TestSpecError) -> SpecNode {
+        let node: Node?
+        do {
+            node = try Yams.compose(yaml: text, try coreSchemaResolver())
+        } catch let error as YamlError {
+            throw yamlError(error, path: path)
+        } catch {
+            throw TestSpecError(file: path, location: SourceLocation(line: 1, column: 1), message: "invalid YAML: \(error)")
+        }
+        guard let node else {
+            throw TestSpecError(file: path, location: SourceLocation(line: 1, column: 1), message: "the file is empty")
+        }
+        return try convert(node, path: path, depth: 0)
+    }
+
+    private static func location(_ mark: Mark?) -> SourceLocation {
+        SourceLocation(line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+
+    private static func yamlError(_ error: YamlError, path: String) -> TestSpecError {
+        func make(_ mark: Mark, _ problem: String, _ context: YamlError.Context?) -> TestSpecError {
+            var message = "invalid YAML: \(problem)"
+            if let context { message += " (\(context.text) at \(context.mark.line):\(context.mark.column))" }
+            return TestSpecError(file: path, location: location(mark), message: message)
+        }
+        switch error {
+        case .scanner(let context, let problem, let mark, _): return make(mark, problem, context)
+        case .parser(let context, let problem, let mark, _): return make(mark, problem, context)
+        case .composer(let context, let problem, let mark, _): return make(mark, problem, context)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
+            return TestSpecError(file: path, location: location(context.mark), message: "duplicate key \(keys) in a mapping")
+        case .reader(let problem, _, _, _):
+            return TestSpecError(file: path, location: SourceLocation(line: 1, column: 1), message: "cannot read the file: \(problem)")
+        default:
+            return TestSpecError(file: path, location: SourceLocation(line: 1, column: 1), message: "invalid YAML: \(error)")
+        }
+    }
+
+    /// Deep enough for any spec; deeper input is an error rather than a stack overflow.
+    static let maxDepth = 200
+
+    private static func convert(_ node: Node, path: String, depth: Int) throws(TestSpecError) -> SpecNode {
+        let at = location(node.mark)
+        guard depth < maxDepth else { throw TestSpecError(file: path, location: at, message: "the document nests too deeply") }
+        switch node {
+        case .scalar(let scalar):
+            return SpecNode(try scalarKind(scalar, tag: node.tag.description, path: path, at: at), at: at)
+        case .sequence(let sequence):
+            var items: [SpecNode] = []
+            for item in sequence { items.append(try convert(item, path: path, depth: depth + 1)) }
+            return SpecNode(.array(items), at: at)
+        case .mapping(let mapping):
+            var members: [SpecMember] = []
+            for (key, value) in mapping {
+                let keyAt = location(key.mark)
+                guard case .scalar(let k) = key else {
+                    throw TestSpecError(file: path, location: keyAt, message: "a mapping key must be a plain value")
+                }
+                members.append(SpecMember(key: k.string, keyLocation: keyAt, value: try convert(value, path: path, depth: depth + 1)))
+            }
+            return SpecNode(.object(members), at: at)
+        case .alias:
+            throw TestSpecError(file: path, location: at, message: "YAML aliases are not supported")
+        }
+    }
+
+    private static func scalarKind(_ scalar: Node.Scalar, tag: String, path: String, at: SourceLocation) throws(TestSpecError) -> Kind {
+        let s = scalar.string
+        switch tag {
+        case Tag.Name.null.rawValue: return .null
+        case Tag.Name.bool.rawValue: return .bool(s.lowercased() == "true")
+        case Tag.Name.int.rawValue:
+            if s.hasPrefix("0o"), let v = Int64(s.dropFirst(2), radix: 8) { return .number(Double(v)) }
+            if s.hasPrefix("0x"), let v = Int64(s.dropFirst(2), radix: 16) { return .number(Double(v)) }
+            if let v = Double(s) { return .number(v) }
+            throw TestSpecError(file: path, location: at, message: "invalid integer '\(s)'")
+        case Tag.Name.float.rawValue:
+            let lower = s.lowercased()
+            if lower.hasSuffix(".inf") { return .number(lower.hasPrefix("-") ? -.infinity : .infinity) }
+            if lower == ".nan" { return .number(.nan) }
+            if let v = Double(s) { return .number(v) }
+            throw TestSpecError(file: path, location: at, message: "invalid number '\(s)'")
+        default:
+            return .string(s)
+        }
+    }
+}

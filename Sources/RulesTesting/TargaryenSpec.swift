@@ -1,0 +1,65 @@
+import RulesRuntime
+import RulesSyntax
+
+/// The targaryen test format: `{root, users: {name: auth or null}, tests: {path: {canRead,
+/// cannotRead, canWrite, cannotWrite}}}`, run against the rules given with `--rules`.
+///
+/// Each entry of a `can…`/`cannot…` list becomes a one-step test: a read (`"user name"`) or a
+/// set (`{auth: "user name", data: value}`) at the path. Users map straight to the `auth`
+/// variable, and reads are plain reads.
+enum TargaryenSpec {
+    /// True when the document looks like targaryen's: `tests` is an object, not a list.
+    static func matches(_ root: SpecNode) -> Bool {
+        guard let tests = root["tests"], case .object = tests.kind else { return false }
+        return true
+    }
+
+    static func load(_ root: SpecNode, context c: SpecContext, rules: LoadedRules) throws(TestSpecError) -> TestSpec {
+        let members = try c.object(root, "a targaryen spec")
+        try c.checkKeys(members, allowed: ["root", "users", "tests"], in: "a targaryen spec")
+        let data = try root["root"].map { (n) throws(TestSpecError) in try c.storedInput(n, at: .root) }
+        var users: [String: AuthValue] = [:]
+        if let u = root["users"] {
+            for m in try c.object(u, "'users'") { users[m.key] = c.authValue(m.value) }
+        }
+        func user(_ node: SpecNode) throws(TestSpecError) -> (String, AuthValue) {
+            let name = try c.string(node, "a user")
+            guard let auth = users[name] else {
+                let known = users.keys.sorted().joined(separator: ", ")
+                throw c.error(node, "unknown user '\(name)'" + (known.isEmpty ? "" : " (known: \(known))"))
+            }
+            return (name, auth)
+        }
+        var tests: [TestCase] = []
+        for pathMember in try c.object(root["tests"] ?? root, "'tests'") {
+            let path = "/" + pathMember.key.drop { $0 == "/" }
+            let checks = try c.object(pathMember.value, "the checks of '\(pathMember.key)'")
+            try c.checkKeys(checks, allowed: ["canRead", "cannotRead", "canWrite", "cannotWrite"], in: "the checks of '\(pathMember.key)'")
+            for check in checks {
+                guard case .array(let entries) = check.value.kind else {
+                    throw c.error(check.value, "'\(check.key)' must be a list, not \(check.value.kindDescription)")
+                }
+                let allow = check.key.hasPrefix("can") && !check.key.hasPrefix("cannot")
+                let isRead = check.key.hasSuffix("Read")
+                for entry in entries {
+                    let name: String, auth: AuthValue, operation: StepOperation
+                    if isRead {
+                        (name, auth) = try user(entry)
+                        operation = .read(path: path, query: .none)
+                    } else {
+                        let fields = try c.object(entry, "a write check")
+                        try c.checkKeys(fields, allowed: ["auth", "data"], in: "a write check")
+                        guard let who = entry["auth"] else { throw c.error(entry, "a write check needs 'auth'") }
+                        (name, auth) = try user(who)
+                        guard let value = entry["data"] else { throw c.error(entry, "a write check needs 'data'") }
+                        operation = .set(path: path, value: try c.dataInput(value))
+                    }
+                    let verb = (allow ? "can " : "cannot ") + (isRead ? "read" : "write")
+                    let step = TestStep(auth: auth, caller: name, operation: operation, now: nil, expectAllow: allow, location: entry.location)
+                    tests.append(TestCase(name: "\(name) \(verb) \(path)", location: entry.location, data: nil, seed: [], now: nil, steps: [step]))
+                }
+            }
+        }
+        return TestSpec(path: c.path, rules: rules, now: nil, data: data, tests: tests)
+    }
+}

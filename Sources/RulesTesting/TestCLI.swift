@@ -1,0 +1,120 @@
+import Foundation
+
+/// The output format of `rules test`.
+public enum TestOutputFormat: String, Sendable, CaseIterable {
+    /// One line per test, details for failures, `N passed, M failed` last.
+    case text
+    /// One JSON object (see ``JSONReporter``).
+    case json
+}
+
+/// What `rules test` was asked to do.
+public struct TestCLIOptions: Sendable {
+    /// Spec files and directories.
+    public var paths: [String]
+    /// `--rules FILE`: rules for specs without `rules:` and for targaryen specs.
+    public var rulesPath: String?
+    /// `--filter TEXT`: run only tests whose name contains the text.
+    public var filter: String?
+    /// `--format`.
+    public var format: TestOutputFormat = .text
+    /// `--junit PATH`.
+    public var junitPath: String?
+    /// `--coverage`: print the coverage summary.
+    public var coverage = false
+    /// `--coverage-json PATH`.
+    public var coverageJSONPath: String?
+    /// `--coverage-lcov PATH`.
+    public var coverageLCOVPath: String?
+    /// `--min-coverage N`: fail below N percent of rules evaluated.
+    public var minCoverage: Double?
+    /// Colour the text output.
+    public var colors = false
+    /// Show test times in the text output.
+    public var showTimes = true
+    /// The run's clock (ms); the current time when nil.
+    public var startTime: Double?
+
+    /// Creates options for these paths.
+    public init(paths: [String]) { self.paths = paths }
+
+    /// True when anything needs coverage data.
+    public var wantsCoverage: Bool {
+        coverage || coverageJSONPath != nil || coverageLCOVPath != nil || minCoverage != nil
+    }
+}
+
+/// What `rules test` printed and how it ended.
+public struct TestCLIOutput: Sendable {
+    /// Standard output.
+    public var stdout: String
+    /// Standard error.
+    public var stderr: String
+    /// 0 all passed, 1 any failed (or coverage below the minimum), 2 unusable input.
+    public var exitCode: Int32
+    /// The run's results (nil when the input could not be loaded).
+    public var result: TestRunResult?
+    /// The coverage, when collected.
+    public var coverage: CoverageCollector?
+}
+
+/// `rules test`, as a function: load, run, report. The command only prints what this returns.
+public enum TestCLI {
+    /// Runs the whole command.
+    public static func run(_ options: TestCLIOptions) -> TestCLIOutput {
+        var errors: [TestSpecError] = []
+        var specs: [TestSpec] = []
+        var loader = TestSpecLoader(defaultRulesPath: options.rulesPath)
+        do {
+            for path in try TestSpecLoader.specFiles(in: options.paths) {
+                do { specs.append(try loader.load(path: path)) } catch { errors += error.errors }
+            }
+        } catch {
+            errors += error.errors
+        }
+        if options.paths.isEmpty {
+            errors.append(TestSpecError(file: ".", location: .init(line: 1, column: 1), message: "no spec files given"))
+        }
+        if !errors.isEmpty {
+            return TestCLIOutput(stdout: "", stderr: errors.map { $0.description + "\n" }.joined(), exitCode: 2)
+        }
+
+        let start = options.startTime ?? (Date().timeIntervalSince1970 * 1000).rounded(.down)
+        var runner = TestRunner(filter: options.filter, startTime: start, coverage: options.wantsCoverage ? CoverageCollector() : nil)
+        let result = runner.run(specs)
+        let coverage = runner.coverage
+
+        var stdout = ""
+        var stderr = ""
+        var exit: Int32 = result.allPassed ? 0 : 1
+        let human = HumanReporter(colors: options.colors, showTimes: options.showTimes)
+        switch options.format {
+        case .text:
+            stdout += human.body(result)
+            if options.coverage, let coverage { stdout += CoverageReporter.text(coverage) }
+        case .json:
+            stdout += JSONReporter.report(result)
+        }
+
+        func write(_ text: String, to path: String?) {
+            guard let path else { return }
+            do {
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                stderr += "\(path):1:1: error: cannot write the file: \(error.localizedDescription)\n"
+                exit = 2
+            }
+        }
+        write(JUnitReporter.report(result), to: options.junitPath)
+        if let coverage {
+            write(CoverageReporter.json(coverage), to: options.coverageJSONPath)
+            write(CoverageReporter.lcov(coverage), to: options.coverageLCOVPath)
+            if let min = options.minCoverage, coverage.percent < min {
+                stderr += "error: rule coverage \(CoverageReporter.percent(coverage.percent)) is below the minimum of \(JSONWriter.number(min))%\n"
+                if exit == 0 { exit = 1 }
+            }
+        }
+        if options.format == .text { stdout += human.summary(result) + "\n" }
+        return TestCLIOutput(stdout: stdout, stderr: stderr, exitCode: exit, result: result, coverage: coverage)
+    }
+}

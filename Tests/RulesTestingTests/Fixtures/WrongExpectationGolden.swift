@@ -1,0 +1,28 @@
+// The expected human output of GoldenTests; rewritten by `RECORD_GOLDEN=1 swift test`.
+enum WrongExpectationGolden {
+    static let text = ##"""
+        wrong-expectation.test.yaml
+          ✓ alice retitles her post
+          ✗ bob retitles alice's post
+              step 2: set /posts/p1/title as bob
+                expected allow, got deny
+                reason: no .write rule on /posts/p1/title or above it granted the write
+                deciding rule: /posts/$postId/title/.write at wrong-expectation.rules.json:7:21 (line 7)
+                  set /posts/p1/title: denied
+                    → /posts/$postId/title/.write at wrong-expectation.rules.json:7:21 on /posts/p1/title: false
+                        with $postId = 'p1'
+                        auth != null && data.parent().child('uid').val() === auth.uid
+                          auth != null = true
+                          auth = {object}
+                          null = null
+                          data.parent().child('uid').val() === auth.uid = false
+                          data.parent().child('uid').val() = 'alice'
+                          data.parent().child('uid') = snapshot /posts/p1/uid = 'alice'
+                          data.parent() = snapshot /posts/p1 = {…}
+                          data = snapshot /posts/p1/title = 'Hello'
+                          auth.uid = 'bob'
+                          auth = {object}
+        2 passed, 1 failed
+
+        """##
+}
