@@ -1,3 +1,4 @@
+import RulesTesting
 import RulesCompiler
 import RulesSyntax
 
