@@ -26,6 +26,9 @@ public final class CompiledRuleset: Sendable {
     public let numbers: [Double]
     /// String constants and names.
     public let strings: [String]
+    /// Each string split at `/` into keys (empty segments dropped), so `child('a/b')` with a
+    /// constant path does no splitting when it is evaluated.
+    public let pathKeys: [[String]]
     /// Compiled regular expressions.
     public let regexes: [CompiledRegex]
     /// The deepest stack any rule needs.
@@ -48,6 +51,7 @@ public final class CompiledRuleset: Sendable {
         self.instructionNodes = instructionNodes
         self.numbers = numbers
         self.strings = strings
+        self.pathKeys = strings.map { $0.split(separator: "/").map(String.init) }
         self.regexes = regexes
         self.maxStackDepth = maxStackDepth
         self.diagnostics = diagnostics

@@ -203,12 +203,14 @@ struct Evaluator<T: Tracer> {
             for link in chain {
                 let node = ruleset.nodes[Int(link.node)]
                 guard node.validate >= 0, snaps[link.new].node != nil else { continue }
-                let at = Array(keys.prefix(link.depth))
-                guard validated.insert(DataPath(keys: at)).inserted else { continue }
-                wildcardKeys = Array(allKeys.prefix(link.wildcards))
+                // Entries of one update can share ancestors; each is validated once.
+                if entries.count > 1 {
+                    guard validated.insert(DataPath(keys: Array(keys.prefix(link.depth)))).inserted else { continue }
+                }
+                if wildcardKeys.count != link.wildcards { wildcardKeys = Array(allKeys.prefix(link.wildcards)) }
                 if !evaluate(node.validate, data: link.old, newData: link.new).isTrue {
                     if denial == nil { decisive = log.count - 1 }
-                    denial = denial ?? "\(ruleset.rules[Int(node.validate)].rulePath) failed on \(display(at))"
+                    denial = denial ?? "\(ruleset.rules[Int(node.validate)].rulePath) failed on \(display(Array(keys.prefix(link.depth))))"
                     if !explain { break }
                 }
             }

@@ -38,9 +38,14 @@ public struct SnapshotTable: Sendable {
 
     /// Adds the location at a relative slash path below `parent` (empty segments are skipped).
     public mutating func addDescendant(of parent: Int32, path: String) -> Int32 {
+        addDescendant(of: parent, keys: path.split(separator: "/").map(String.init))
+    }
+
+    /// Adds the location at a path already split into keys below `parent`.
+    public mutating func addDescendant(of parent: Int32, keys: [String]) -> Int32 {
         var current = parent
-        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
-            current = addChild(of: current, key: String(segment))
+        for key in keys {
+            current = addChild(of: current, key: key)
         }
         if current == parent {
             // `child('')` names no location: an empty snapshot below the receiver.

@@ -38,7 +38,9 @@ public enum StringSemantics {
 
     /// True when `s` contains `part`.
     public static func contains(_ s: String, _ part: String) -> Bool {
-        find(Array(s.utf8), Array(part.utf8), from: 0) != nil
+        // Searches the strings' own UTF-8 storage: no copies.
+        var s = s, part = part
+        return s.withUTF8 { hay in part.withUTF8 { needle in find(hay, needle, from: 0) != nil } }
     }
 
     /// True when `s` starts with `prefix`.
@@ -94,7 +96,7 @@ public enum StringSemantics {
     }
 
     /// The first index at or after `from` where `needle` occurs in `hay`.
-    static func find(_ hay: [UInt8], _ needle: [UInt8], from: Int) -> Int? {
+    static func find<C: RandomAccessCollection<UInt8>>(_ hay: C, _ needle: C, from: Int) -> Int? where C.Index == Int {
         if needle.isEmpty { return from <= hay.count ? from : nil }
         guard hay.count >= needle.count else { return nil }
         let first = needle[0]

@@ -91,7 +91,7 @@ public struct VM: Sendable {
             case .childConst, .hasChildConst:
                 guard let v = pop() else { return underflow(pc, rs) }
                 guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
-                let c = snaps.addDescendant(of: si, path: rs.strings[Int(ins.operand)])
+                let c = snaps.addDescendant(of: si, keys: rs.pathKeys[Int(ins.operand)])
                 result = ins.opcode == .childConst ? .snapshot(c) : .bool(snaps[c].node != nil)
             case .child, .hasChild:
                 guard let p = pop(), let v = pop() else { return underflow(pc, rs) }
