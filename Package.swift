@@ -46,16 +46,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Paths of the repository and of ../shared, for the test targets.
+        .target(name: "RulesTestSupport", swiftSettings: swiftSettings),
         .executableTarget(name: "rules", dependencies: ["RulesCommands"], swiftSettings: swiftSettings),
 
-        .testTarget(name: "RulesSyntaxTests", dependencies: ["RulesSyntax"], swiftSettings: swiftSettings),
+        .testTarget(name: "RulesSyntaxTests", dependencies: ["RulesTestSupport", "RulesSyntax"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "RulesCompilerTests", dependencies: ["RulesCompiler", "RulesSyntax"], exclude: ["Golden"],
+            name: "RulesCompilerTests", dependencies: ["RulesTestSupport", "RulesCompiler", "RulesSyntax"], exclude: ["Golden"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "RulesRuntimeTests", dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
-        .testTarget(name: "DatabaseRulesTests", dependencies: ["DatabaseRules"], swiftSettings: swiftSettings),
-        .testTarget(name: "RulesTestingTests", dependencies: ["RulesTesting"], swiftSettings: swiftSettings),
-        .testTarget(name: "RulesCommandsTests", dependencies: ["RulesCommands"], swiftSettings: swiftSettings),
+        .testTarget(name: "RulesRuntimeTests", dependencies: ["RulesTestSupport", "RulesRuntime", "RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
+        .testTarget(name: "DatabaseRulesTests", dependencies: ["RulesTestSupport", "DatabaseRules"], swiftSettings: swiftSettings),
+        .testTarget(name: "RulesTestingTests", dependencies: ["RulesTestSupport", "RulesTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "RulesCommandsTests", dependencies: ["RulesTestSupport", "RulesCommands"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

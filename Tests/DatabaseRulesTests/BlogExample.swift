@@ -1,3 +1,4 @@
+import RulesTestSupport
 import DatabaseRules
 import Foundation
 

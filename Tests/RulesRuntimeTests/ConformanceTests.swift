@@ -1,3 +1,4 @@
+import RulesTestSupport
 import Foundation
 import RulesCompiler
 import RulesRuntime
@@ -79,22 +80,9 @@ struct ConformanceFixture: Sendable, CustomTestStringConvertible {
 
     /// The rules document: the rule as `.read` below one node per wildcard.
     var document: String {
-        var node = "{\".read\": \(Self.jsonString(rule))}"
-        for (name, _) in wildchildren.reversed() { node = "{\(Self.jsonString(name)): \(node)}" }
+        var node = "{\".read\": \(RuleProbe.jsonString(rule))}"
+        for (name, _) in wildchildren.reversed() { node = "{\(RuleProbe.jsonString(name)): \(node)}" }
         return "{\"rules\": \(node)}"
-    }
-
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
     }
 }
 
