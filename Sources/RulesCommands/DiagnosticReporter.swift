@@ -135,7 +135,7 @@ public struct DiagnosticReporter: Sendable {
                 ("shortDescription", .object([("text", .string(entry.summary))])),
                 ("fullDescription", .object([("text", .string(entry.help))])),
                 ("help", .object([("text", .string(entry.help))])),
-                ("helpUri", .string("docs/diagnostics.md#\(entry.code.rawValue)")),
+                ("helpUri", .string((LintCode(entry.code) == nil ? "docs/diagnostics.md#" : "docs/lints.md#") + entry.code.rawValue)),
                 ("defaultConfiguration", .object([("level", .string(entry.severity == .error ? "error" : "warning"))])),
             ])
         }

@@ -1,3 +1,4 @@
+import RulesCompiler
 import RulesSyntax
 
 /// The diagnostics of one checked file, with the file to render them against.
@@ -10,6 +11,8 @@ public struct FileDiagnostics: Sendable {
     public let diagnostics: [Diagnostic]
     /// Set when the file could not be read at all.
     public let readError: String?
+    /// The lint findings among ``diagnostics``, for baselines.
+    public var lints: [LintFinding] = []
 
     /// Creates a record.
     public init(file: SourceFile?, path: String, diagnostics: [Diagnostic], readError: String? = nil) {

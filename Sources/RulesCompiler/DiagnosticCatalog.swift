@@ -20,12 +20,12 @@ public enum DiagnosticCatalog {
         public let help: String
     }
 
-    private static func e(_ code: DiagnosticCode, _ severity: Severity, _ summary: String, _ help: String) -> Entry {
+    static func e(_ code: DiagnosticCode, _ severity: Severity, _ summary: String, _ help: String) -> Entry {
         let name = code.rawValue.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         return Entry(code: code, severity: severity, name: name, summary: summary, help: help)
     }
 
-    /// All codes, grouped by phase.
+    /// All codes, grouped by phase, lints last.
     public static let all: [Entry] = [
         e(.unreadableFile, .error, "The file cannot be read.", "The path does not exist or is not readable."),
         // JSON
@@ -68,7 +68,7 @@ public enum DiagnosticCatalog {
         e(.regexUnsupported, .error, "A regular expression feature the rules language lacks.", "No lookaround, (?:), named groups, backreferences, \\b, or \\u escapes."),
         e(.regexSyntax, .error, "A malformed regular expression.", "Unbalanced parentheses or brackets, nothing to repeat, bad {} bounds."),
         e(.regexCompile, .error, "A regular expression the engine cannot compile.", "The message gives the regular-expression engine's reason."),
-    ]
+    ] + LintCatalog.entries
 
     /// The entry of a code.
     public static func entry(_ code: DiagnosticCode) -> Entry? { all.first { $0.code == code } }

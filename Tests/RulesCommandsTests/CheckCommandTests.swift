@@ -214,3 +214,119 @@ enum RulesBinary {
         #expect(CheckCommand.exitCode([result]) == 0)
     }
 }
+
+@Suite struct CheckCommandLintTests {
+    static let lintRules = """
+        {
+          "rules": {
+            ".read": true,
+            "a": {"$b": {".write": "auth != null"}}
+          }
+        }
+        """
+
+    @Test func checkRunsTheLints() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = CheckCommand.check(try dir.write("r.json", Self.lintRules))
+        #expect(result.diagnostics.map(\.code) == [.publicRead, .unvalidatedWrite])
+        #expect(result.lints.count == 2)
+        #expect(CheckCommand.exitCode([result]) == 0)
+        #expect(CheckCommand.exitCode([CheckCommand.strict(result)]) == 1)
+        #expect(CheckCommand.check(try dir.write("s.json", Self.lintRules), lints: nil).diagnostics.isEmpty)
+    }
+
+    @Test func argumentsParse() throws {
+        let c = try CheckCommand.parse(["a.json", "--strict", "--disable", "public-read", "--disable", "root-in-write", "--enable", "constant-rule", "--baseline", "b.json", "--update-baseline"])
+        #expect(c.strict && c.updateBaseline)
+        #expect(c.disabled == ["public-read", "root-in-write"])
+        #expect(c.enabled == ["constant-rule"])
+        #expect(c.baseline == "b.json")
+        #expect(throws: (any Error).self) { try CheckCommand.parse(["a.json", "--update-baseline"]) }
+    }
+
+    @Test func sarifDescribesTheLints() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let result = CheckCommand.check(try dir.write("r.json", Self.lintRules))
+        let root = try parseJSON(DiagnosticReporter().report([result], format: .sarif))
+        let run = try #require((root["runs"] as? [[String: Any]])?.first)
+        let driver = try #require((run["tool"] as? [String: Any])?["driver"] as? [String: Any])
+        let rules = try #require(driver["rules"] as? [[String: Any]])
+        for lint in LintCode.allCases {
+            let rule = try #require(rules.first { $0["id"] as? String == lint.rawValue }, "\(lint)")
+            let entry = try #require(DiagnosticCatalog.entry(lint.diagnosticCode))
+            #expect((rule["shortDescription"] as? [String: Any])?["text"] as? String == entry.summary)
+            #expect((rule["fullDescription"] as? [String: Any])?["text"] as? String == entry.help)
+            #expect((rule["help"] as? [String: Any])?["text"] as? String == entry.help)
+            #expect((rule["defaultConfiguration"] as? [String: Any])?["level"] as? String == "warning")
+            #expect(rule["helpUri"] as? String == "docs/lints.md#\(lint.rawValue)")
+        }
+        let results = try #require(run["results"] as? [[String: Any]])
+        #expect(results.map { $0["ruleId"] as? String } == ["public-read", "unvalidated-write"])
+        for r in results {
+            let index = try #require(r["ruleIndex"] as? Int)
+            #expect(rules[index]["id"] as? String == r["ruleId"] as? String)
+            #expect(r["level"] as? String == "warning")
+        }
+        let strict = try parseJSON(DiagnosticReporter().report([CheckCommand.strict(result)], format: .sarif))
+        let strictResults = ((strict["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]]) ?? []
+        #expect(strictResults.map { $0["level"] as? String } == ["error", "error"])
+    }
+
+    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    func binaryStrictDisableAndUnknownCodes() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = try dir.write("database.rules.json", Self.lintRules)
+        let plain = try RulesBinary.run(["check", path, "--color", "never"])
+        #expect(plain.status == 0)
+        #expect(plain.output.contains("\(path):3:5: warning: Anyone, signed in or not, can read the whole database"))
+        #expect(plain.output.hasSuffix("0 errors, 2 warnings in 1 file.\n"))
+        let strict = try RulesBinary.run(["check", path, "--strict", "--color", "never"])
+        #expect(strict.status == 1)
+        #expect(strict.output.hasSuffix("2 errors, 0 warnings in 1 file.\n"))
+        let disabled = try RulesBinary.run(["check", path, "--strict", "--disable", "public-read", "--disable", "unvalidated-write"])
+        #expect(disabled.status == 0)
+        #expect(disabled.output == "No problems in 1 file.\n")
+        let unknown = try RulesBinary.run(["check", path, "--disable", "public-reed"])
+        #expect(unknown.status == 2)
+        #expect(unknown.error.contains("unknown lint code 'public-reed'"))
+        let unknownEnable = try RulesBinary.run(["check", path, "--enable", "nope"])
+        #expect(unknownEnable.status == 2)
+    }
+
+    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    func binaryBaselineRoundTrip() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = try dir.write("database.rules.json", Self.lintRules)
+        let baseline = dir.url.appendingPathComponent("baseline.json").path
+        let missing = try RulesBinary.run(["check", path, "--baseline", baseline])
+        #expect(missing.status == 2)
+        let update = try RulesBinary.run(["check", path, "--baseline", baseline, "--update-baseline", "--strict"])
+        #expect(update.status == 0)
+        #expect(update.output == "No problems in 1 file.\n")
+        let written = try String(contentsOfFile: baseline, encoding: .utf8)
+        #expect(written.contains("\"code\": \"public-read\""))
+        #expect(written.contains("\"path\": \"/a/$b .write\""))
+        // Move the old findings down and add a new one: only the new one is reported.
+        let edited = "{\n\n  \"rules\": {\n    \".read\": true,\n    \"z\": {\".write\": \"auth != null\"},\n    \"a\": {\"$b\": {\".write\": \"auth != null\"}}\n  }\n}\n"
+        try Data(edited.utf8).write(to: URL(fileURLWithPath: path))
+        let after = try RulesBinary.run(["check", path, "--baseline", baseline, "--strict", "--color", "never"])
+        #expect(after.status == 1)
+        #expect(after.output.contains("\(path):5:11: error: Whoever this .write admits can store any value at /z"))
+        #expect(after.output.hasSuffix("1 error, 0 warnings in 1 file.\n"))
+        try Data("{".utf8).write(to: URL(fileURLWithPath: baseline))
+        #expect(try RulesBinary.run(["check", path, "--baseline", baseline]).status == 2)
+    }
+
+    @Test func examplesAreLintClean() throws {
+        let files = RulesFileFinder.expand([TestPaths.examples.path])
+        #expect(!files.isEmpty)
+        for path in files {
+            let result = CheckCommand.check(path)
+            #expect(result.diagnostics.isEmpty, "\(DiagnosticReporter().text([result]))")
+        }
+    }
+}

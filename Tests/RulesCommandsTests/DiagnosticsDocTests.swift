@@ -134,13 +134,16 @@ private func captures(_ pattern: String, in text: String) throws -> [String] {
             #expect(DiagnosticsDoc.examplesNotInJSON.contains(section.code), "\(section.code) needs a ```json example")
             return
         }
-        let file = SourceFile(path: "example.json", text: json.body)
+        let body = section.code == LintCode.rulesSizeNearLimit.rawValue ? LintDoc.expand(json.body) : json.body
+        let file = SourceFile(path: "example.json", text: body)
         let result = RulesCompiler.compile(file)
-        let d = try #require(result.diagnostics.first { $0.code.rawValue == section.code }, "\(result.diagnostics)")
+        // Lints run after a clean compile, as in `rules check`.
+        let diagnostics = result.diagnostics + Linter.lint(result, file: file).map(\.diagnostic)
+        let d = try #require(diagnostics.first { $0.code.rawValue == section.code }, "\(diagnostics)")
         if let message = section.message {
             #expect(d.message == message)
         }
-        for found in result.diagnostics {
+        for found in diagnostics {
             #expect(DiagnosticCatalog.entry(found.code) != nil, "\(found.code) is emitted but not in the catalog")
         }
     }
@@ -190,6 +193,9 @@ private func captures(_ pattern: String, in text: String) throws -> [String] {
         for c in constants {
             #expect(DiagnosticCatalog.entry(c) != nil, "\(c)")
         }
-        #expect(constants.count == DiagnosticCatalog.all.count)
+        for lint in LintCode.allCases {
+            #expect(DiagnosticCatalog.entry(lint.diagnosticCode)?.severity == .warning, "\(lint)")
+        }
+        #expect(constants.count + LintCode.allCases.count == DiagnosticCatalog.all.count)
     }
 }

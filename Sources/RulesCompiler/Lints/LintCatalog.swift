@@ -1,0 +1,57 @@
+import RulesSyntax
+
+/// The documentation of every lint, in the form ``DiagnosticCatalog`` uses; the catalog appends
+/// these entries, so SARIF output and `docs/diagnostics.md` describe lints like any other code.
+public enum LintCatalog {
+    /// One entry per ``LintCode``, in declaration order.
+    public static let entries: [DiagnosticCatalog.Entry] = LintCode.allCases.map { entry($0) }
+
+    private static func entry(_ code: LintCode) -> DiagnosticCatalog.Entry {
+        let (summary, help) = text(code)
+        return DiagnosticCatalog.e(code.diagnosticCode, .warning, summary, help)
+    }
+
+    private static func text(_ code: LintCode) -> (String, String) {
+        switch code {
+        case .publicRead:
+            return ("A .read that lets anyone, signed in or not, read a large subtree.",
+                "The rule is true when auth is null, at the root, at depth 1 or over a $wildcard collection. Grants cascade and cannot be taken back below, so everything under it is public. Require auth != null or narrow the location.")
+        case .publicWrite:
+            return ("A .write that lets anyone, signed in or not, write a large subtree.",
+                "The rule is true when auth is null, at the root, at depth 1 or over a $wildcard collection. Anyone can overwrite or delete everything under it, and no rule below can take the grant back. Require auth != null and an ownership check.")
+        case .shadowedRule:
+            return ("A .read or .write below an ancestor that already grants unconditionally.",
+                "Access is allowed if any rule on the path is true, so once an ancestor's rule is always true, this rule can never change a verdict. Remove it, or make the ancestor conditional.")
+        case .unreachableWildcard:
+            return ("A $wildcard rule that can only hold for keys that literal siblings take.",
+                "A key named by a literal sibling uses only the literal's rules, so the wildcard never sees it. A wildcard rule that requires its key to be one of those names is never true.")
+        case .constantRule:
+            return ("A rule expression whose value never depends on the data, auth or time.",
+                "It folds to true or false, or always fails with a runtime error (which counts as false). Write true or false if that is meant; otherwise the expression does not say what was intended.")
+        case .impossibleCondition:
+            return ("A condition that can never be true.",
+                "For example newData.isString() && newData.isNumber(), or a test that a $wildcard equals a key a literal sibling takes. The branch it guards is dead.")
+        case .typeMismatchComparison:
+            return ("An equality between values that never have the same type.",
+                "== and != never convert types: $wildcards are strings, so $id == 5 is always false; auth.uid is a string or null, so auth.uid == 1 is always false. Compare with a value of the same type.")
+        case .deleteGuardInValidate:
+            return ("A .validate that tests whether newData exists.",
+                ".validate never runs when the new value is null, so newData.exists() is always true there and deletes are not stopped. Guard deletes in .write with newData.exists().")
+        case .unvalidatedWrite:
+            return ("A writable location with no .validate on it or below it.",
+                "Whoever may write here can store any value of any shape and size. Add a .validate for the expected type, and close objects with \"$other\": {\".validate\": false}.")
+        case .rootInWrite:
+            return ("root.child(...) in a write rule reaches into the data being written.",
+                "root is the tree before the write, so this reads the old value of a location the write is changing. Use newData (climbing with newData.parent() if needed) for the new value, or data for the old one.")
+        case .queryWithoutIndex:
+            return ("A query rule orders by a child that the location does not index.",
+                "Add the child to .indexOn at this location (\".value\" for orderByValue); without an index the server cannot run the query and clients download and filter the whole list.")
+        case .rulesSizeNearLimit:
+            return ("The rules file is close to the server's size limit.",
+                "The documented limit for a rules file is 256 KiB; this lint fires from 90% of it (235,930 bytes). Factor repeated expressions or move data-specific rules out before a deploy fails.")
+        case .unknownLintCode:
+            return ("A lint suppression comment names an unknown code.",
+                "rules-lint-disable comments take lint codes from docs/lints.md, separated by commas. A misspelt code suppresses nothing.")
+        }
+    }
+}

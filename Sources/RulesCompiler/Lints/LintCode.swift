@@ -1,0 +1,59 @@
+import RulesSyntax
+
+extension DiagnosticCode {
+    /// `.read` at the root or over a large subtree that is true for everyone, signed in or not.
+    public static let publicRead: DiagnosticCode = "public-read"
+    /// `.write` at the root or over a large subtree that is true for everyone, signed in or not.
+    public static let publicWrite: DiagnosticCode = "public-write"
+    /// A `.read` or `.write` below an ancestor that already grants unconditionally.
+    public static let shadowedRule: DiagnosticCode = "shadowed-rule"
+    /// A `$wildcard` whose rules can only hold for keys that literal siblings take.
+    public static let unreachableWildcard: DiagnosticCode = "unreachable-wildcard"
+    /// A rule expression whose value does not depend on its inputs.
+    public static let constantRule: DiagnosticCode = "constant-rule"
+    /// A sub-expression that can never be true.
+    public static let impossibleCondition: DiagnosticCode = "impossible-condition"
+    /// An equality between values that never have the same type.
+    public static let typeMismatchComparison: DiagnosticCode = "type-mismatch-comparison"
+    /// A test of `newData`'s existence in `.validate`, which never runs on a delete.
+    public static let deleteGuardInValidate: DiagnosticCode = "delete-guard-in-validate"
+    /// A writable location with no `.validate` on it or below it.
+    public static let unvalidatedWrite: DiagnosticCode = "unvalidated-write"
+    /// `root.child(...)` reaching into the data a write rule is judging.
+    public static let rootInWrite: DiagnosticCode = "root-in-write"
+    /// A query rule that orders by a child the location does not index.
+    public static let queryWithoutIndex: DiagnosticCode = "query-without-index"
+    /// A rules file close to the server's size limit.
+    public static let rulesSizeNearLimit: DiagnosticCode = "rules-size-near-limit"
+    /// A lint suppression comment that names a code that is not a lint.
+    public static let unknownLintCode: DiagnosticCode = "unknown-lint-code"
+}
+
+/// The lints of ``Linter``: each a warning with a stable code (see `docs/lints.md`).
+public enum LintCode: String, Sendable, Hashable, CaseIterable, Comparable {
+    case publicRead = "public-read"
+    case publicWrite = "public-write"
+    case shadowedRule = "shadowed-rule"
+    case unreachableWildcard = "unreachable-wildcard"
+    case constantRule = "constant-rule"
+    case impossibleCondition = "impossible-condition"
+    case typeMismatchComparison = "type-mismatch-comparison"
+    case deleteGuardInValidate = "delete-guard-in-validate"
+    case unvalidatedWrite = "unvalidated-write"
+    case rootInWrite = "root-in-write"
+    case queryWithoutIndex = "query-without-index"
+    case rulesSizeNearLimit = "rules-size-near-limit"
+    case unknownLintCode = "unknown-lint-code"
+
+    /// The diagnostic code the lint reports under.
+    public var diagnosticCode: DiagnosticCode { DiagnosticCode(rawValue: rawValue) }
+
+    /// The lint of a diagnostic code, if it is one.
+    public init?(_ code: DiagnosticCode) { self.init(rawValue: code.rawValue) }
+
+    /// Whether the lint runs without `--enable`. All lints are on by default today; the switch
+    /// exists so that a future noisy lint can ship as opt-in.
+    public var isEnabledByDefault: Bool { true }
+
+    public static func < (a: LintCode, b: LintCode) -> Bool { a.rawValue < b.rawValue }
+}

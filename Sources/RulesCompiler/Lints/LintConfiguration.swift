@@ -1,0 +1,36 @@
+/// Which lints run.
+public struct LintConfiguration: Sendable, Hashable {
+    /// The lints that run.
+    public var enabled: Set<LintCode>
+
+    /// Creates a configuration with exactly these lints.
+    public init(enabled: Set<LintCode>) { self.enabled = enabled }
+
+    /// Every lint that is on by default.
+    public static let `default` = LintConfiguration(enabled: Set(LintCode.allCases.filter(\.isEnabledByDefault)))
+
+    /// The default set with `enable` turned on and then `disable` turned off, from code names.
+    /// Throws ``UnknownLintCodeError`` for a name that is not a lint code.
+    public static func from(enable: [String], disable: [String]) throws -> LintConfiguration {
+        var c = LintConfiguration.default
+        for name in enable {
+            guard let code = LintCode(rawValue: name) else { throw UnknownLintCodeError(name: name) }
+            c.enabled.insert(code)
+        }
+        for name in disable {
+            guard let code = LintCode(rawValue: name) else { throw UnknownLintCodeError(name: name) }
+            c.enabled.remove(code)
+        }
+        return c
+    }
+}
+
+/// A lint code name that does not exist.
+public struct UnknownLintCodeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The name as given.
+    public let name: String
+
+    public var description: String {
+        "unknown lint code '\(name)'; the codes are: \(LintCode.allCases.map(\.rawValue).joined(separator: ", "))"
+    }
+}

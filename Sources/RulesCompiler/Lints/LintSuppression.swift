@@ -1,0 +1,131 @@
+import RulesSyntax
+
+/// One `rules-lint-disable` comment in a rules file.
+///
+/// Three forms, in `//` or `/* */` comments, with codes separated by commas and an optional
+/// reason after `--`:
+///
+/// - `// rules-lint-disable-line CODE[, CODE]`: findings that start on the comment's line;
+/// - `// rules-lint-disable-next-line CODE[, CODE]`: findings that start on the next line with
+///   something other than comments and blanks;
+/// - `// rules-lint-disable-node CODE[, CODE]`: findings anywhere inside the rule or location
+///   whose key starts on that next line (its key through the end of its value).
+public struct LintSuppression: Sendable, Hashable {
+    /// How far a suppression reaches.
+    public enum Scope: String, Sendable, Hashable {
+        case line = "rules-lint-disable-line"
+        case nextLine = "rules-lint-disable-next-line"
+        case node = "rules-lint-disable-node"
+    }
+
+    /// The form.
+    public let scope: Scope
+    /// The lint codes it names.
+    public let codes: Set<LintCode>
+    /// The byte range it covers: findings starting inside it are hidden.
+    public let covers: SourceRange
+    /// The comment's range.
+    public let range: SourceRange
+
+    /// Finds every suppression comment in `file`. Names that are not lint codes come back as
+    /// `unknown-lint-code` findings.
+    public static func scan(_ file: SourceFile, tree: RuleNode?) -> (suppressions: [LintSuppression], unknown: [LintFinding]) {
+        let comments = CommentScanner.scan(file.bytes)
+        var out: [LintSuppression] = []
+        var unknown: [LintFinding] = []
+        let members = tree.map(memberRanges) ?? []
+        for c in comments {
+            let text = String(decoding: file.bytes[Int(c.text.start)..<Int(c.text.end)], as: UTF8.self)
+            let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "*" }
+            guard let scope = [Scope.nextLine, .node, .line].first(where: { trimmed.hasPrefix($0.rawValue) }) else { continue }
+            let afterName = trimmed.dropFirst(scope.rawValue.count)
+            guard afterName.first.map({ $0 == " " || $0 == "\t" || $0 == "," }) ?? true else { continue }
+            var list = Substring(afterName)
+            if let dash = list.indices.first(where: { list[$0] == "-" && list[list.index(after: $0)...].first == "-" }) {
+                list = list[..<dash]
+            }
+            // Byte offset of each code, for pointing at a misspelt one.
+            let listStart = Int(c.text.start) + (text.utf8.count - afterName.utf8.count)
+            var codes: Set<LintCode> = []
+            var offset = listStart
+            for part in list.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "," }) {
+                let lead = part.prefix { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+                let name = part.dropFirst(lead.count).prefix { !($0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r") }
+                if !name.isEmpty {
+                    if let code = LintCode(rawValue: String(name)) {
+                        codes.insert(code)
+                    } else {
+                        let s = offset + lead.utf8.count
+                        unknown.append(LintFinding(
+                            code: .unknownLintCode,
+                            message: "'\(name)' is not a lint code, so this \(scope.rawValue) comment suppresses nothing under that name.",
+                            range: SourceRange(s, s + name.utf8.count), anchor: "comment \(scope.rawValue) \(name)"))
+                    }
+                }
+                offset += part.utf8.count + 1
+            }
+            let line = file.location(of: Int(c.range.start)).line
+            let covers: SourceRange
+            switch scope {
+            case .line:
+                covers = lineRange(file, line)
+            case .nextLine, .node:
+                let endLine = file.location(of: Int(c.range.end)).line
+                guard let target = nextContentLine(after: endLine, file: file, comments: comments) else { continue }
+                if scope == .nextLine {
+                    covers = lineRange(file, target)
+                } else {
+                    let lr = lineRange(file, target)
+                    let starting = members.filter { $0.start >= lr.start && $0.start < lr.end }
+                    guard let first = starting.first else { continue }
+                    covers = starting.dropFirst().reduce(first) { $0.union($1) }
+                }
+            }
+            out.append(LintSuppression(scope: scope, codes: codes, covers: covers, range: c.range))
+        }
+        return (out, unknown)
+    }
+
+    /// True when this suppression hides the finding.
+    public func hides(_ finding: LintFinding) -> Bool {
+        codes.contains(finding.code) && finding.diagnostic.range.start >= covers.start && finding.diagnostic.range.start < covers.end
+    }
+
+    private static func lineRange(_ file: SourceFile, _ line: Int) -> SourceRange {
+        let start = file.lineStarts[line - 1]
+        let end = line < file.lineStarts.count ? file.lineStarts[line] : file.bytes.count
+        return SourceRange(start, end)
+    }
+
+    /// The first line after `line` with a byte outside comments and whitespace.
+    private static func nextContentLine(after line: Int, file: SourceFile, comments: [CommentScanner.Comment]) -> Int? {
+        var l = line + 1
+        while l <= file.lineStarts.count {
+            let r = lineRange(file, l)
+            var i = Int(r.start)
+            while i < Int(r.end) {
+                if let c = comments.first(where: { Int($0.range.start) <= i && i < Int($0.range.end) }) {
+                    i = Int(c.range.end)
+                    continue
+                }
+                let b = file.bytes[i]
+                if b != UInt8(ascii: " ") && b != UInt8(ascii: "\t") && b != UInt8(ascii: "\r") && b != UInt8(ascii: "\n") { return l }
+                i += 1
+            }
+            l += 1
+        }
+        return nil
+    }
+
+    /// The key-through-value range of every rule and location in the tree.
+    private static func memberRanges(_ tree: RuleNode) -> [SourceRange] {
+        var out: [SourceRange] = []
+        tree.forEachNode { n in
+            if !n.path.isEmpty { out.append(n.keyRange.union(n.range)) }
+            for k in RuleKind.allCases {
+                if let r = n.rule(k) { out.append(r.keyRange.union(r.valueRange)) }
+            }
+        }
+        return out.sorted { $0.start < $1.start }
+    }
+}

@@ -1,0 +1,47 @@
+import RulesSyntax
+
+/// The lint engine: warnings about rules that compile but are probably wrong (see `docs/lints.md`).
+///
+/// Lints run on the checked rule tree of a file without errors. They understand how the server
+/// evaluates rules: `.read`/`.write` grants cascade down and cannot be revoked, `.validate` never
+/// runs on a delete, and `root` is the tree before the write.
+public enum Linter {
+    /// The documented size limit of a rules file, in bytes (256 KiB).
+    public static let sizeLimit = 262_144
+    /// `rules-size-near-limit` fires from this size: 90% of ``sizeLimit``.
+    public static let sizeWarningThreshold = sizeLimit * 9 / 10
+
+    /// Lints a checked tree. Suppression comments in `file` are applied; findings come back in
+    /// file order.
+    public static func lint(_ tree: RuleNode, file: SourceFile, configuration: LintConfiguration = .default) -> [LintFinding] {
+        var walker = LintWalker()
+        walker.run(tree)
+        var findings = walker.findings
+        if file.bytes.count >= sizeWarningThreshold {
+            let percent = file.bytes.count * 100 / sizeLimit
+            findings.append(LintFinding(
+                code: .rulesSizeNearLimit,
+                message: "The file is \(file.bytes.count) bytes, \(percent)% of the server's 256 KiB (\(sizeLimit)-byte) limit for rules.",
+                range: SourceRange.at(0), anchor: "/"))
+        }
+        let (suppressions, unknown) = LintSuppression.scan(file, tree: tree)
+        findings = findings.filter { f in !suppressions.contains { $0.hides(f) } } + unknown
+        findings = findings.filter { configuration.enabled.contains($0.code) }
+        return findings.sorted {
+            ($0.diagnostic.range.start, $0.diagnostic.range.end, $0.code) < ($1.diagnostic.range.start, $1.diagnostic.range.end, $1.code)
+        }
+    }
+
+    /// Lints the result of compiling `file`; nothing when the file has errors or no rule tree.
+    public static func lint(_ result: CompilationResult, file: SourceFile, configuration: LintConfiguration = .default) -> [LintFinding] {
+        guard let tree = result.tree, !result.diagnostics.containsErrors else { return [] }
+        return lint(tree, file: file, configuration: configuration)
+    }
+
+    /// Compiles and lints rules given as text: the compiler's diagnostics followed by the lints.
+    public static func check(source: String, path: String = "database.rules.json", configuration: LintConfiguration = .default) -> [Diagnostic] {
+        let file = SourceFile(path: path, text: source)
+        let result = RulesCompiler.compile(file)
+        return result.diagnostics + lint(result, file: file, configuration: configuration).map(\.diagnostic)
+    }
+}
