@@ -8,7 +8,7 @@ import Testing
 @Suite struct DifferentialTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seed: UInt64 = environment["RULES_PROPERTY_SEED"].flatMap { UInt64($0) } ?? 0x5EED_2026
-    static let cases: Int = environment["RULES_PROPERTY_CASES"].flatMap { Int($0) } ?? 2500
+    static let cases: Int = environment["RULES_PROPERTY_CASES"].flatMap { Int($0) } ?? 2000
 
     @Test func expressionsAgreeWithTheReference() {
         var g = SplitMix64(seed: Self.seed)

@@ -85,7 +85,7 @@ struct OperationCase {
             auth: \(auth.json)
             operation: \(operation)  (now = \(RefNumberText.js(now)))
             VM: \(v.map { $0.vm ? "allow" : "deny" } ?? "rejected") (explained: \(v.map { $0.explained ? "allow" : "deny" } ?? "-")), reference: \(v.map { $0.reference ? "allow" : "deny" } ?? "rejected")
-            regression: OperationRegression(rules: \(RefInput.quote(rules.rendered(full: false).document)), data: \(RefInput.quote(data.map { RefInput($0).json } ?? "null")), auth: \(auth.swiftLiteral), operation: \(operation.swiftLiteral), now: \(RefNumberText.js(now)), allowed: \(v?.reference ?? false))
+            regression: OperationRegression(name: "TODO", rules: \(RefInput.quote(rules.rendered(full: false).document)), data: \(RefInput.quote(data.map { RefInput($0).json } ?? "null")), auth: \(auth.swiftLiteral), operation: \(operation.swiftLiteral), now: \(RefNumberText.js(now)), allowed: \(v?.reference ?? false))
             """
     }
 }
