@@ -19,6 +19,7 @@ enum DataGenerator {
     /// A written value; with `nulls`, members may be null or `{}`.
     static func input(_ g: inout SplitMix64, depth: Int, nulls: Bool) -> RefInput {
         if nulls && g.chance(0.1) { return g.chance(0.5) ? .null : .object([]) }
+        if nulls && g.chance(0.06) { return g.chance(0.4) ? .timestamp : .increment(g.pick([1, -1, 2.5])) }
         if depth <= 0 || g.chance(0.35) { return primitive(&g) }
         var members: [(String, RefInput)] = []
         for key in keys where g.chance(0.5) {

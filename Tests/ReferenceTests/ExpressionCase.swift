@@ -40,6 +40,8 @@ struct ExpressionCase {
     var now: Double
     var x: String
     var y: String
+    /// The query of a read (nil for a plain read).
+    var query: RefQuery? = nil
 
     var path: [String] { [x, "b", y] }
 
@@ -55,7 +57,12 @@ struct ExpressionCase {
         return RefRuleNode(write: kind == .validate ? "true" : nil, wildcard: ("$x", RefRuleNode(children: [("b", b)])))
     }
 
-    var operation: RefOperation { kind == .read ? .read(path) : .set(path, written) }
+    var operation: RefOperation { kind == .read ? .read(path, query) : .set(path, written) }
+
+    /// The written value as stored: server values resolved, nulls and `{}` pruned.
+    var writtenNode: RefData? {
+        RefData.pruned(RefData.resolved(written, old: RefData.at(data, path), now: now))
+    }
 
     /// The compiled rules, or nil when the checker rejects them (with its first error).
     func compile() -> (CompiledRuleset?, String?) {
@@ -85,8 +92,9 @@ struct ExpressionCase {
 
     func referenceVerdict() -> Verdict {
         guard let root = ExpressionParser.parse(expression.render(full: true)).root else { return .broken("does not parse") }
-        let newRoot = kind == .read ? data : RefData.replacing(data, at: path, with: RefData.pruned(written))
-        let ctx = RefContext(oldRoot: data, newRoot: newRoot, path: path, auth: auth, now: now, variables: ["$x": x, "$y": y])
+        let newRoot = kind == .read ? data : RefData.replacing(data, at: path, with: writtenNode)
+        var ctx = RefContext(oldRoot: data, newRoot: newRoot, path: path, auth: auth, now: now, variables: ["$x": x, "$y": y])
+        if kind == .read, let query { ctx.query = query }
         return Verdict(ReferenceInterpreter(context: ctx).evaluate(root))
     }
 
@@ -105,11 +113,14 @@ struct ExpressionCase {
         let kind = g.pick(WrapKind.allCases)
         let gen = ExpressionGenerator(allowNewData: kind != .read, variables: ["$x", "$y"])
         var written = DataGenerator.input(&g, depth: 2, nulls: true)
-        if kind == .validate && RefData.pruned(written) == nil { written = DataGenerator.primitive(&g) }
-        return ExpressionCase(
+        if kind == .validate && RefData.pruned(RefData.resolved(written, old: nil, now: 0)) == nil { written = DataGenerator.primitive(&g) }
+        let query = kind == .read && g.chance(0.4) ? RefQuery.random(&g) : nil
+        var c = ExpressionCase(
             expression: gen.bool(&g, 2 + g.below(3)), kind: kind, data: DataGenerator.tree(&g, depth: 4),
             written: written, auth: DataGenerator.auth(&g), now: g.pick([1_700_000_000_000, 0, 2]),
             x: g.pick(DataGenerator.keys), y: g.pick(DataGenerator.keys))
+        c.query = query
+        return c
     }
 
     /// Smaller cases that might still disagree.
@@ -121,7 +132,8 @@ struct ExpressionCase {
             for i in m.indices { var c = self; var n = m; n.remove(at: i); c.auth = .object(n); out.append(c) }
         }
         for d in Shrinker.smallerTrees(data) { var c = self; c.data = d; out.append(c) }
-        for w in Shrinker.smallerInputs(written) where kind != .validate || RefData.pruned(w) != nil {
+        if query != nil { var c = self; c.query = nil; out.append(c) }
+        for w in Shrinker.smallerInputs(written) where kind != .validate || RefData.pruned(RefData.resolved(w, old: nil, now: 0)) != nil {
             var c = self; c.written = w; out.append(c)
         }
         if now != 0 { var c = self; c.now = 0; out.append(c) }
@@ -139,7 +151,7 @@ struct ExpressionCase {
             auth: \(auth.json)
             operation: \(operation)  (now = \(RefNumberText.js(now)))
             VM: \(v.map { "\($0.vm)" } ?? "rejected"), reference: \(v.map { "\($0.reference)" } ?? "rejected")
-            regression: ExpressionRegression(expression: \(RefInput.quote(expression.render())), kind: .\(kind.rawValue), data: \(RefInput.quote(data.map { RefInput($0).json } ?? "null")), written: \(written.swiftLiteral), auth: \(auth.swiftLiteral), now: \(RefNumberText.js(now)), x: \(RefInput.quote(x)), y: \(RefInput.quote(y)), expected: .\(v?.reference == .isTrue ? "isTrue" : v?.reference == .isFalse ? "isFalse" : "error"))
+            regression: ExpressionRegression(expression: \(RefInput.quote(expression.render())), kind: .\(kind.rawValue), data: \(RefInput.quote(data.map { RefInput($0).json } ?? "null")), written: \(written.swiftLiteral), auth: \(auth.swiftLiteral), now: \(RefNumberText.js(now)), x: \(RefInput.quote(x)), y: \(RefInput.quote(y)), query: \(query?.swiftLiteral ?? ".none"), expected: .\(v?.reference == .isTrue ? "isTrue" : v?.reference == .isFalse ? "isFalse" : "error"))
             """
     }
 }

@@ -9,11 +9,12 @@ struct ExpressionGenerator {
     var variables: [String]
 
     static let keys = ["a", "b", "c", "1"]
-    static let strings = ["''", "'a'", "'b'", "'ab'", "'abc'", "'B'", "'a.b'", "'1'", "'é'", "'x😀'"]
-    static let numbers = ["0", "1", "2", "3", "0.5", "2.5", "10"]
+    static let strings = ["''", "'a'", "'b'", "'ab'", "'abc'", "'B'", "'a.b'", "'1'", "'é'", "'x😀'", "'ß'", "'ｱ'", "'A'"]
+    static let numbers = ["0", "1", "2", "3", "0.5", "2.5", "10", "0.1", "1e21", "1e-7", "123456789012", "9007199254740993"]
     static let regexes: [(String, String)] = [
         ("^a", ""), ("b$", ""), ("^[a-c]+$", ""), ("a.b", ""), ("\\d", ""), ("^\\d+$", ""), ("^(a|b)c?$", ""),
         ("[A-Z]", ""), ("^.{2,3}$", ""), ("^a", "i"), ("B", "i"), ("^[^a]*$", ""), ("\\.", ""), ("^$", ""),
+        ("^É", "i"), ("ß", "i"), ("^x.$", ""), ("a*?b", ""), ("[\\w-.]", ""),
     ]
     static let claims = ["admin", "n", "s", "org", "missing"]
 
@@ -24,7 +25,8 @@ struct ExpressionGenerator {
                 if g.chance(0.1) { return .prop(.atom("query", .dyn), "orderByKey", .bool) }
                 return .atom(g.chance(0.5) ? "true" : "false", .bool)
             case 1: return .binary(g.pick(["==", "!="]), .atom("auth", .dyn), .atom("null", .null), .bool)
-            default: return .call(snapshot(&g, 0), g.pick(["exists", "isNumber", "isString", "isBoolean", "hasChildren"]), [], .bool)
+            case 2 where g.chance(0.2): return .atom(g.pick(["data['exists']()", "root[\"hasChildren\"]()", "newData['isString']()"].filter { allowNewData || !$0.hasPrefix("newData") }), .bool)
+        default: return .call(snapshot(&g, 0), g.pick(["exists", "isNumber", "isString", "isBoolean", "hasChildren"]), [], .bool)
             }
         }
         let d = depth - 1
@@ -111,7 +113,13 @@ struct ExpressionGenerator {
         case 3: return .call(snapshot(&g, depth - 1), "getPriority", [], .dyn)
         case 4: return .prop(.atom("auth", .dyn), g.pick(["uid", "provider"]), .dyn)
         case 5: return .prop(.prop(.atom("auth", .dyn), "token", .dyn), g.pick(Self.claims), .dyn)
-        case 6: return .prop(.prop(.prop(.atom("auth", .dyn), "token", .dyn), "org", .dyn), g.pick(["tier", "name"]), .dyn)
+        case 6:
+            if g.chance(0.5) {
+                var forms = ["auth.token['s']", "auth['token']['n']", "auth.token['org']['tier']", "auth.foo[auth.uid]"]
+                if let v = variables.first { forms.append("auth.token[\(v)]") }
+                return .atom(g.pick(forms), .dyn)
+            }
+            return .prop(.prop(.prop(.atom("auth", .dyn), "token", .dyn), "org", .dyn), g.pick(["tier", "name"]), .dyn)
         // Only the bounds are dynamic; `orderByKey` is Boolean and `limitToFirst` a number (§4.3).
         default: return .prop(.atom("query", .dyn), g.pick(["startAt", "endAt", "equalTo"]), .dyn)
         }

@@ -37,7 +37,9 @@ struct OperationCase {
         let data = DataGenerator.tree(&g, depth: 4)
         let op: RefOperation
         switch g.below(6) {
-        case 0, 1: op = .read(DataGenerator.path(&g, count: g.below(4)))
+        case 0, 1: op = .read(DataGenerator.path(&g, count: g.below(4)), g.chance(0.3) ? RefQuery.random(&g) : nil)
+        case 2 where g.chance(0.2):
+            op = .push(DataGenerator.path(&g, count: g.below(3)), DataGenerator.input(&g, depth: 2, nulls: true), g.pick(["-Na", "b", "-Nz1"]))
         case 2, 3: op = .set(DataGenerator.path(&g, count: g.below(4)), DataGenerator.input(&g, depth: 2, nulls: true))
         case 4:
             let base = DataGenerator.path(&g, count: g.below(3))

@@ -1,15 +1,29 @@
 /// The reference's own data model: a plain recursive value, with no sharing, no priorities and
 /// no key ordering. `nil` (as `RefData?`) is "no data"; an object is never empty.
-indirect enum RefData: Equatable, CustomStringConvertible {
+indirect enum RefData: Equatable, Sendable, CustomStringConvertible {
     case string(String)
     case number(Double)
     case bool(Bool)
     case object([String: RefData])
 
+    /// Resolves server values against the old data at the same location (spec §8.6, decision
+    /// 7.2): a timestamp is `now`; an increment adds to a stored number, else it is `n`.
+    static func resolved(_ input: RefInput, old: RefData?, now: Double) -> RefInput {
+        switch input {
+        case .timestamp: return .number(now)
+        case .increment(let n):
+            if case .number(let x)? = old { return .number(x + n) }
+            return .number(n)
+        case .object(let m): return .object(m.map { ($0.0, resolved($0.1, old: old?.child($0.0), now: now)) })
+        default: return input
+        }
+    }
+
     /// Builds a node from a written value, pruning nulls and empty objects (spec §8.3 step 1).
+    /// Server values must be resolved first.
     static func pruned(_ input: RefInput) -> RefData? {
         switch input {
-        case .null: return nil
+        case .null, .timestamp, .increment: return nil
         case .string(let s): return .string(s)
         case .number(let n): return .number(n)
         case .bool(let b): return .bool(b)
@@ -48,14 +62,18 @@ indirect enum RefData: Equatable, CustomStringConvertible {
     var description: String { RefInput(self).json }
 }
 
-/// A value as a client writes it (it may hold nulls and empty objects), and also the JSON shape
-/// of `auth` values (which may hold arrays, written here as objects is not enough: see `array`).
-indirect enum RefInput: Equatable {
+/// A value as a client writes it (it may hold nulls, empty objects and server values), and also
+/// the JSON shape of `auth` values and query bounds.
+indirect enum RefInput: Equatable, Sendable {
     case null
     case string(String)
     case number(Double)
     case bool(Bool)
     case object([(String, RefInput)])
+    /// `{".sv": "timestamp"}`.
+    case timestamp
+    /// `{".sv": {"increment": n}}`.
+    case increment(Double)
 
     init(_ d: RefData?) {
         switch d {
@@ -77,6 +95,8 @@ indirect enum RefInput: Equatable {
         case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : "\(n)"
         case .bool(let b): return b ? "true" : "false"
         case .object(let m): return "{" + m.map { RefInput.quote($0.0) + ": " + $0.1.json }.joined(separator: ", ") + "}"
+        case .timestamp: return "{\".sv\": \"timestamp\"}"
+        case .increment(let n): return "{\".sv\": {\"increment\": \(RefNumberText.js(n))}}"
         }
     }
 
@@ -88,6 +108,8 @@ indirect enum RefInput: Equatable {
         case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : "\(n)"
         case .bool(let b): return b ? "true" : "false"
         case .object(let m): return m.isEmpty ? "[:]" : "[" + m.map { RefInput.quote($0.0) + ": " + $0.1.swiftLiteral }.joined(separator: ", ") + "]"
+        case .timestamp: return ".timestamp"
+        case .increment(let n): return ".increment(\(RefNumberText.js(n)))"
         }
     }
 

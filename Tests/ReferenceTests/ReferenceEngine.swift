@@ -9,16 +9,18 @@ struct ReferenceEngine {
 
     func decide(_ op: RefOperation, on old: RefData?, auth: RefInput, now: Double) -> Bool {
         switch op {
-        case .read(let path):
+        case .read(let path, let query):
             var granted = false
             walk(path) { node, depth, vars in
                 if let r = node.read, !granted {
-                    let ctx = RefContext(oldRoot: old, newRoot: old, path: Array(path.prefix(depth)), auth: auth, now: now, variables: vars)
+                    var ctx = RefContext(oldRoot: old, newRoot: old, path: Array(path.prefix(depth)), auth: auth, now: now, variables: vars)
+                    ctx.query = query ?? RefQuery()
                     granted = Self.isTrue(r, ctx)
                 }
             }
             return granted
         case .set(let path, let v): return write([(path, v)], old, auth, now)
+        case .push(let path, let v, let key): return write([(path + [key], v)], old, auth, now)
         case .delete(let path): return write([(path, .null)], old, auth, now)
         case .update(let base, let entries):
             return write(entries.map { (base + $0.0, $0.1) }, old, auth, now)
@@ -31,7 +33,10 @@ struct ReferenceEngine {
             for j in entries.indices where i != j && entries[j].0.starts(with: entries[i].0) { return false }
         }
         var newRoot = old
-        for (path, value) in entries { newRoot = RefData.replacing(newRoot, at: path, with: RefData.pruned(value)) }
+        for (path, value) in entries {
+            let resolved = RefData.resolved(value, old: RefData.at(old, path), now: now)
+            newRoot = RefData.replacing(newRoot, at: path, with: RefData.pruned(resolved))
+        }
         for (path, _) in entries {
             var permitted = false
             var valid = true

@@ -34,15 +34,16 @@ struct RefContext {
     var now: Double
     /// `$name` (with the dollar) → key.
     var variables: [String: String]
+    /// The read's query; a plain read's values everywhere else (decisions 2.6, 7.1).
+    var query: RefQuery = RefQuery()
 }
 
 /// A deliberately simple tree-walking interpreter of parsed rule expressions, written from the
 /// language reference (§3–§7) and docs/decisions.md, independent of the bytecode VM. It works on
 /// `RefData` (not `DataNode`) and re-evaluates everything from scratch.
 ///
-/// Regular expressions use Foundation's `NSRegularExpression`, not the project's PCRE2 wrapper;
-/// the generator only produces ASCII patterns and strings without line breaks, where the two
-/// agree.
+/// Regular expressions use Foundation's `NSRegularExpression` (see ``RefRegex``), not the
+/// project's PCRE2 wrapper; the generated strings have no line breaks.
 struct ReferenceInterpreter {
     let context: RefContext
 
@@ -118,6 +119,7 @@ struct ReferenceInterpreter {
         case .number(let n): .number(n)
         case .string(let s): .string(s)
         case .object(let m): .authObject(m)
+        case .timestamp, .increment: .null
         }
     }
 
@@ -133,11 +135,7 @@ struct ReferenceInterpreter {
             if name == "length" { return .number(Double(s.utf16.count)) }
             throw RefError("property \(name) of a string")
         case .query:
-            // Rules outside a query read see the plain-read values (decisions 2.6, 7.1).
-            switch name {
-            case "orderByKey", "orderByPriority", "orderByValue": return .bool(false)
-            default: return .null
-            }
+            return context.query.field(name)
         default:
             throw RefError("property \(name) of a non-object")
         }
@@ -184,9 +182,7 @@ struct ReferenceInterpreter {
             return .string(Self.replaceAll(s, try stringArgument(args, 0), try stringArgument(args, 1)))
         case "matches":
             guard let a = args.first, case .regex(let pattern, let flags) = a.kind else { throw RefError("matches without a regex") }
-            let re = try NSRegularExpression(pattern: pattern, options: flags.contains("i") ? [.caseInsensitive] : [])
-            let ns = s as NSString
-            return .bool(re.firstMatch(in: s, range: NSRange(location: 0, length: ns.length)) != nil)
+            return .bool(try RefRegex.matches(s, pattern: pattern, flags: flags))
         default: throw RefError("no string method \(name)")
         }
     }

@@ -28,8 +28,24 @@ enum RegressionCase {
         case .primitive(.number(let n)): .number(n)
         case .primitive(.bool(let b)): .bool(b)
         case .object(let m): .object(m.map { ($0.0, input($0.1)) })
+        case .serverValue(.timestamp): .timestamp
+        case .serverValue(.increment(let n)): .increment(n)
         default: .null
         }
+    }
+
+    static func query(_ q: QueryParameters) -> RefQuery {
+        func p(_ v: Primitive?) -> RefInput {
+            switch v {
+            case .string(let s)?: .string(s)
+            case .number(let n)?: .number(n)
+            case .bool(let b)?: .bool(b)
+            case nil: .null
+            }
+        }
+        return RefQuery(
+            orderByKey: q.orderByKey, orderByPriority: q.orderByPriority, orderByValue: q.orderByValue, orderByChild: q.orderByChild,
+            startAt: p(q.startAt), endAt: p(q.endAt), equalTo: p(q.equalTo), limitToFirst: q.limitToFirst, limitToLast: q.limitToLast)
     }
 
     static func auth(_ v: AuthValue) -> RefInput {

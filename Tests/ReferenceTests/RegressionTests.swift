@@ -12,9 +12,11 @@ struct ExpressionRegression: Sendable, CustomTestStringConvertible {
     var now: Double
     var x: String
     var y: String
+    var query: QueryParameters
     var expected: Verdict
 
-    init(_ name: String = "", expression: String, kind: WrapKind, data: String, written: DataInput, auth: AuthValue, now: Double, x: String, y: String, expected: Verdict) {
+    init(_ name: String = "", expression: String, kind: WrapKind, data: String, written: DataInput, auth: AuthValue, now: Double, x: String, y: String, query: QueryParameters = .none, expected: Verdict) {
+        self.query = query
         self.name = name
         self.expression = expression
         self.kind = kind.rawValue
@@ -32,7 +34,8 @@ struct ExpressionRegression: Sendable, CustomTestStringConvertible {
     var asCase: ExpressionCase {
         ExpressionCase(
             expression: .atom(expression, .bool), kind: WrapKind(rawValue: kind) ?? .read, data: RegressionCase.data(data),
-            written: RegressionCase.input(written), auth: RegressionCase.auth(auth), now: now, x: x, y: y)
+            written: RegressionCase.input(written), auth: RegressionCase.auth(auth), now: now, x: x, y: y,
+            query: query == .none ? nil : RegressionCase.query(query))
     }
 }
 
@@ -57,6 +60,8 @@ extension Verdict: @unchecked Sendable {}
         // Both sides agree on these already; they pin results the reference derives from the spec.
         ExpressionRegression("null-through auth member", expression: "auth.token.org.tier == null", kind: .read, data: "null", written: nil, auth: nil, now: 0, x: "a", y: "b", expected: .isTrue),
         ExpressionRegression("length of a missing claim", expression: "auth.token.missing.length > 0", kind: .read, data: "null", written: nil, auth: .user(uid: "a"), now: 0, x: "a", y: "b", expected: .error),
+        // \w is ASCII only (decision 9); the first reference used ICU's Unicode \w and said true.
+        ExpressionRegression("\\w in a class is ASCII only", expression: "'ｱ'.matches(/[\\w-.]/)", kind: .write, data: "null", written: nil, auth: nil, now: 0, x: "b", y: "a", expected: .isFalse),
         ExpressionRegression("parent() four times from /$x/b/$y", expression: "data.parent().parent().parent().parent().exists()", kind: .read, data: "null", written: nil, auth: nil, now: 0, x: "a", y: "b", expected: .error),
     ]
 
