@@ -8,7 +8,7 @@ struct ExpressionGenerator {
     /// The `$vars` in scope, with their `$`.
     var variables: [String]
 
-    static let keys = ["a", "b", "c", "1"]
+    static let keys = ["a", "b", "c", "1", "é"]
     static let strings = ["''", "'a'", "'b'", "'ab'", "'abc'", "'B'", "'a.b'", "'1'", "'é'", "'x😀'", "'ß'", "'ｱ'", "'A'"]
     static let numbers = ["0", "1", "2", "3", "0.5", "2.5", "10", "0.1", "1e21", "1e-7", "123456789012", "9007199254740993"]
     static let regexes: [(String, String)] = [
@@ -38,7 +38,9 @@ struct ExpressionGenerator {
             let types: [GType] = [.bool, .num, .str, .dyn, .dyn, .null]
             let l = g.pick(types)
             let r = l == .null ? g.pick([GType.dyn, .num]) : (g.chance(0.6) ? l : g.pick(types))
-            return .binary(g.pick(["==", "!=", "===", "!=="]), value(l, &g, d), value(r, &g, d), .bool)
+            // A ternary whose branches differ in type is a valid operand here (spec §3.2).
+            let left = g.chance(0.1) ? .cond(bool(&g, d), value(g.pick(types), &g, d), value(g.pick(types), &g, d), .dyn) : value(l, &g, d)
+            return .binary(g.pick(["==", "!=", "===", "!=="]), left, value(r, &g, d), .bool)
         case 5, 6:
             let pair = g.pick([(GType.num, GType.num), (.str, .str), (.dyn, .num), (.num, .dyn), (.dyn, .str), (.dyn, .dyn)])
             return .binary(g.pick(["<", "<=", ">", ">="]), value(pair.0, &g, d), value(pair.1, &g, d), .bool)
