@@ -144,9 +144,9 @@ struct ReferenceInterpreter {
     func subscriptValue(_ v: RefValue, _ index: RefValue) throws -> RefValue {
         switch index {
         case .string(let s): return try member(v, s)
-        case .number(let n): return try member(v, String(Int64(n)))
+        case .number(let n): return try member(v, RefNumberText.js(n))
         default:
-            if case .null = v { return .null }
+            // A null or boolean key names nothing: an error even on a null receiver (decision 6.4).
             throw RefError("bad subscript")
         }
     }

@@ -62,6 +62,11 @@ extension Verdict: @unchecked Sendable {}
         ExpressionRegression("length of a missing claim", expression: "auth.token.missing.length > 0", kind: .read, data: "null", written: nil, auth: .user(uid: "a"), now: 0, x: "a", y: "b", expected: .error),
         // \w is ASCII only (decision 9); the first reference used ICU's Unicode \w and said true.
         ExpressionRegression("\\w in a class is ASCII only", expression: "'ｱ'.matches(/[\\w-.]/)", kind: .write, data: "null", written: nil, auth: nil, now: 0, x: "b", y: "a", expected: .isFalse),
+        // The first reference gave null for any index on a null receiver; decision 6.4 makes a null
+        // key an error, which is what the VM does.
+        ExpressionRegression("a null index is an error on a null receiver", expression: "null != auth.foo[auth.uid]", kind: .validate, data: "null", written: 1, auth: nil, now: 0, x: "b", y: "1", expected: .error),
+        ExpressionRegression("a null index is an error in a comparison", expression: "data.val() !== auth.foo[auth.uid]", kind: .read, data: "true", written: nil, auth: nil, now: 1700000000000, x: "1", y: "b", expected: .error),
+        ExpressionRegression("a string index through null is null", expression: "auth.foo[$x] == null", kind: .read, data: "null", written: nil, auth: nil, now: 0, x: "a", y: "b", expected: .isTrue),
         ExpressionRegression("parent() four times from /$x/b/$y", expression: "data.parent().parent().parent().parent().exists()", kind: .read, data: "null", written: nil, auth: nil, now: 0, x: "a", y: "b", expected: .error),
     ]
 
