@@ -3,14 +3,17 @@ import Foundation
 /// The reference's regex matching: Foundation's `NSRegularExpression` (ICU), not the project's
 /// PCRE2 wrapper. ICU's `\d` and `\w` are Unicode-aware, but the rules language uses
 /// JavaScript's ASCII meaning (decision 9), so those escapes are spelled out as ASCII classes
-/// first; a dash next to a class escape inside `[...]` is literal (decision 9).
+/// first; a dash next to a class escape inside `[...]` is literal (decision 9). ICU also folds
+/// case fully for literal text under `i` (`ß` matches `SS`), where JavaScript and the VM use
+/// simple folding (one character to one character), so a non-ASCII literal becomes a one-character
+/// class, for which ICU folds simply.
 enum RefRegex {
     static func matches(_ s: String, pattern: String, flags: String) throws -> Bool {
-        let re = try NSRegularExpression(pattern: translate(pattern), options: flags.contains("i") ? [.caseInsensitive] : [])
+        let re = try NSRegularExpression(pattern: translate(pattern, caseInsensitive: flags.contains("i")), options: flags.contains("i") ? [.caseInsensitive] : [])
         return re.firstMatch(in: s, range: NSRange(location: 0, length: (s as NSString).length)) != nil
     }
 
-    static func translate(_ pattern: String) -> String {
+    static func translate(_ pattern: String, caseInsensitive: Bool = false) -> String {
         let chars = Array(pattern)
         var out = ""
         var inClass = false
@@ -49,6 +52,10 @@ enum RefRegex {
                 inClass = true
             } else if c == "]" && inClass {
                 inClass = false
+            } else if caseInsensitive && !inClass && !c.isASCII {
+                out += "[" + String(c) + "]"
+                i += 1
+                continue
             }
             out.append(c)
             i += 1

@@ -67,6 +67,10 @@ extension Verdict: @unchecked Sendable {}
         ExpressionRegression("a null index is an error on a null receiver", expression: "null != auth.foo[auth.uid]", kind: .validate, data: "null", written: 1, auth: nil, now: 0, x: "b", y: "1", expected: .error),
         ExpressionRegression("a null index is an error in a comparison", expression: "data.val() !== auth.foo[auth.uid]", kind: .read, data: "true", written: nil, auth: nil, now: 1700000000000, x: "1", y: "b", expected: .error),
         ExpressionRegression("a string index through null is null", expression: "auth.foo[$x] == null", kind: .read, data: "null", written: nil, auth: nil, now: 0, x: "a", y: "b", expected: .isTrue),
+        // `i` folds one character to one character (decision 9): 'SS' does not match /ß/i. The
+        // first reference used ICU's full folding and said true.
+        ExpressionRegression("case-insensitive ß does not match SS", expression: "'ß'.toUpperCase().matches(/ß/i)", kind: .validate, data: "null", written: 0.5, auth: nil, now: 0, x: "c", y: "b", expected: .isFalse),
+        ExpressionRegression("case-insensitive é matches É", expression: "'É'.matches(/^é$/i)", kind: .read, data: "null", written: nil, auth: nil, now: 0, x: "a", y: "b", expected: .isTrue),
         ExpressionRegression("parent() four times from /$x/b/$y", expression: "data.parent().parent().parent().parent().exists()", kind: .read, data: "null", written: nil, auth: nil, now: 0, x: "a", y: "b", expected: .error),
     ]
 
