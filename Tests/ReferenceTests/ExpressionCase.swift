@@ -113,6 +113,7 @@ struct ExpressionCase {
         let kind = g.pick(WrapKind.allCases)
         let gen = ExpressionGenerator(allowNewData: kind != .read, variables: ["$x", "$y"])
         var written = DataGenerator.input(&g, depth: 2, nulls: true)
+        if kind == .read { written = .null }
         if kind == .validate && RefData.pruned(RefData.resolved(written, old: nil, now: 0)) == nil { written = DataGenerator.primitive(&g) }
         let query = kind == .read && g.chance(0.4) ? RefQuery.random(&g) : nil
         var c = ExpressionCase(
@@ -125,9 +126,12 @@ struct ExpressionCase {
 
     /// Smaller cases that might still disagree.
     func smaller() -> [ExpressionCase] {
+        // Big cheap steps first: the greedy shrinker takes the first candidate that still fails.
         var out: [ExpressionCase] = []
-        for e in expression.smaller() { var c = self; c.expression = e; out.append(c) }
         if auth != .null { var c = self; c.auth = .null; out.append(c) }
+        if data != nil { var c = self; c.data = nil; out.append(c) }
+        if kind == .read && written != .null { var c = self; c.written = .null; out.append(c) }
+        for e in expression.smaller() { var c = self; c.expression = e; out.append(c) }
         if case .object(let m) = auth {
             for i in m.indices { var c = self; var n = m; n.remove(at: i); c.auth = .object(n); out.append(c) }
         }

@@ -54,10 +54,12 @@ struct OperationCase {
     }
 
     func smaller() -> [OperationCase] {
+        // Big cheap steps first: the greedy shrinker takes the first candidate that still fails.
         var out: [OperationCase] = []
+        if data != nil { var c = self; c.data = nil; out.append(c) }
+        if auth != .null { var c = self; c.auth = .null; out.append(c) }
         for r in rules.smaller() { var c = self; c.rules = r; out.append(c) }
         for d in Shrinker.smallerTrees(data) { var c = self; c.data = d; out.append(c) }
-        if auth != .null { var c = self; c.auth = .null; out.append(c) }
         switch operation {
         case .set(let p, let v):
             for w in Shrinker.smallerInputs(v) { var c = self; c.operation = .set(p, w); out.append(c) }

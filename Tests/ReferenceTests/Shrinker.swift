@@ -1,6 +1,6 @@
 /// Greedy shrinking: keep taking the first smaller candidate that still fails, until none does.
 enum Shrinker {
-    static func shrink<T>(_ start: T, maxSteps: Int = 2000, smaller: (T) -> [T], fails: (T) -> Bool) -> T {
+    static func shrink<T>(_ start: T, maxSteps: Int = 5000, smaller: (T) -> [T], fails: (T) -> Bool) -> T {
         var current = start
         var steps = 0
         var improved = true
