@@ -46,12 +46,26 @@ struct Evaluator<T: Tracer> {
     let explain: Bool
     var vm = VM()
     var snaps = SnapshotTable()
-    var query = QueryParameters.none
-    var wildcardKeys: [String] = []
+    /// What rules see; kept and updated in place, rather than built (and its members retained)
+    /// for every rule evaluated.
+    var context: EvaluationContext
+    var query: QueryParameters {
+        get { context.query }
+        _modify { yield &context.query }
+    }
+    var wildcardKeys: [String] {
+        get { context.wildcardKeys }
+        _modify { yield &context.wildcardKeys }
+    }
+    /// The rule nodes on the path of the write entry being checked, kept between entries.
+    var chain: [(depth: Int, node: Int32, old: Int32, new: Int32, wildcards: Int)] = []
     var log: [RuleEvaluation] = []
     /// The evaluation that decided: the first that denied, or the one that granted.
     var decisive: Int?
-    var rootEntry: Int32 = -1
+    var rootEntry: Int32 {
+        get { context.root }
+        set { context.root = newValue }
+    }
 
     init(ruleset: CompiledRuleset, auth: AuthValue, now: Double, tracer: T, explain: Bool) {
         self.ruleset = ruleset
@@ -59,6 +73,7 @@ struct Evaluator<T: Tracer> {
         self.now = now
         self.tracer = tracer
         self.explain = explain
+        self.context = EvaluationContext(auth: auth, now: now, query: .none, wildcardKeys: [], root: -1, data: -1, newData: -1)
     }
 
     mutating func decide(_ op: DatabaseOperation, _ root: DataNode?) -> Decision {
@@ -122,15 +137,17 @@ struct Evaluator<T: Tracer> {
         wildcardKeys.removeAll(keepingCapacity: true)
         var depth = 0
         while true {
-            let node = ruleset.nodes[Int(nodeIndex)]
-            if node.read >= 0 {
-                let outcome = evaluate(node.read, data: entry, newData: -1)
+            // Members are read through the array, not a copy of the node (which would retain
+            // and release its dictionary and strings on every level).
+            let readRule = ruleset.nodes[Int(nodeIndex)].read
+            if readRule >= 0 {
+                let outcome = evaluate(readRule, data: entry, newData: -1)
                 if explain { decisive = log.count - 1 }
                 if outcome.isTrue { return true }
             }
             if depth == keys.count { return false }
             let key = keys[depth]
-            guard let (child, isWildcard) = node.child(key) else { return false }
+            guard let (child, isWildcard) = ruleset.nodes[Int(nodeIndex)].child(key) else { return false }
             if isWildcard { wildcardKeys.append(key) }
             nodeIndex = child
             entry = snaps.addChild(of: entry, key: key)
@@ -140,17 +157,17 @@ struct Evaluator<T: Tracer> {
 
     // MARK: - Writes
 
-    private mutating func write(_ title: String, _ entries: [([String], DataInput)], _ oldRoot: DataNode?) -> Decision {
+    private mutating func write(_ title: @autoclosure () -> String, _ entries: [([String], DataInput)], _ oldRoot: DataNode?) -> Decision {
         query = .none
         // 1. One merged new tree, with server values resolved against the tree before the write.
         var newRoot = oldRoot
         for (keys, input) in entries {
             // Keys, string sizes and depth of the written value, checked before any rule runs.
-            do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title, oldRoot, error.message) }
+            do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title(), oldRoot, error.message) }
             let existing = oldRoot?.descendant(keys)
             let node = input.resolved(now: now, existing: existing)
             if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
-                return reject(title, oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
+                return reject(title(), oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
             }
             newRoot = DataNode.replacing(newRoot, at: DataPath(keys: keys), with: node)
         }
@@ -168,15 +185,16 @@ struct Evaluator<T: Tracer> {
             var nodeIndex: Int32 = 0
             var oldEntry = rootEntry, newEntry = newRootEntry
             wildcardKeys.removeAll(keepingCapacity: true)
-            var chain: [(depth: Int, node: Int32, old: Int32, new: Int32, wildcards: Int)] = []
+            chain.removeAll(keepingCapacity: true)
+            chain.reserveCapacity(keys.count + 1)
             var depth = 0
             var reachedTarget = false
             var lastWrite: Int?
             while true {
-                let node = ruleset.nodes[Int(nodeIndex)]
+                let writeRule = ruleset.nodes[Int(nodeIndex)].write
                 chain.append((depth, nodeIndex, oldEntry, newEntry, wildcardKeys.count))
-                if !permitted && node.write >= 0 {
-                    permitted = evaluate(node.write, data: oldEntry, newData: newEntry).isTrue
+                if !permitted && writeRule >= 0 {
+                    permitted = evaluate(writeRule, data: oldEntry, newData: newEntry).isTrue
                     if explain { lastWrite = log.count - 1 }
                 }
                 if depth == keys.count {
@@ -184,7 +202,7 @@ struct Evaluator<T: Tracer> {
                     break
                 }
                 let key = keys[depth]
-                guard let (child, isWildcard) = node.child(key) else { break }
+                guard let (child, isWildcard) = ruleset.nodes[Int(nodeIndex)].child(key) else { break }
                 if isWildcard { wildcardKeys.append(key) }
                 nodeIndex = child
                 oldEntry = snaps.addChild(of: oldEntry, key: key)
@@ -201,16 +219,16 @@ struct Evaluator<T: Tracer> {
             // 3a. Validation of the ancestors and the written location, where the new data is non-null.
             let allKeys = wildcardKeys
             for link in chain {
-                let node = ruleset.nodes[Int(link.node)]
-                guard node.validate >= 0, snaps[link.new].node != nil else { continue }
+                let validateRule = ruleset.nodes[Int(link.node)].validate
+                guard validateRule >= 0, snaps[link.new].node != nil else { continue }
                 // Entries of one update can share ancestors; each is validated once.
                 if entries.count > 1 {
                     guard validated.insert(DataPath(keys: Array(keys.prefix(link.depth)))).inserted else { continue }
                 }
                 if wildcardKeys.count != link.wildcards { wildcardKeys = Array(allKeys.prefix(link.wildcards)) }
-                if !evaluate(node.validate, data: link.old, newData: link.new).isTrue {
+                if !evaluate(validateRule, data: link.old, newData: link.new).isTrue {
                     if denial == nil { decisive = log.count - 1 }
-                    denial = denial ?? "\(ruleset.rules[Int(node.validate)].rulePath) failed on \(display(Array(keys.prefix(link.depth))))"
+                    denial = denial ?? "\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(Array(keys.prefix(link.depth))))"
                     if !explain { break }
                 }
             }
@@ -222,27 +240,25 @@ struct Evaluator<T: Tracer> {
             }
         }
         let allowed = denial == nil
-        return finish(title, allowed, allowed ? newRoot : oldRoot, denial)
+        return finish(title(), allowed, allowed ? newRoot : oldRoot, denial)
     }
 
     /// Validates every non-null descendant of a written location that has rules, depth first.
     /// Returns false on the first failure (and keeps going only when explaining).
     private mutating func validateSubtree(_ nodeIndex: Int32, _ oldEntry: Int32, _ newEntry: Int32, _ denial: inout String?) -> Bool {
         guard let newNode = snaps[newEntry].node, newNode.value == nil else { return true }
-        let rule = ruleset.nodes[Int(nodeIndex)]
         var ok = true
-        for (i, key) in newNode.keys.enumerated() {
-            _ = i
-            guard let (childIndex, isWildcard) = rule.child(key) else { continue }
-            let child = ruleset.nodes[Int(childIndex)]
-            guard child.validatesBelow else { continue }
+        for key in newNode.keys {
+            guard let (childIndex, isWildcard) = ruleset.nodes[Int(nodeIndex)].child(key) else { continue }
+            guard ruleset.nodes[Int(childIndex)].validatesBelow else { continue }
+            let validateRule = ruleset.nodes[Int(childIndex)].validate
             let o = snaps.addChild(of: oldEntry, key: key)
             let n = snaps.addChild(of: newEntry, key: key)
             if isWildcard { wildcardKeys.append(key) }
             defer { if isWildcard { wildcardKeys.removeLast() } }
-            if child.validate >= 0 && !evaluate(child.validate, data: o, newData: n).isTrue {
+            if validateRule >= 0 && !evaluate(validateRule, data: o, newData: n).isTrue {
                 if denial == nil { decisive = log.count - 1 }
-                denial = denial ?? "\(ruleset.rules[Int(child.validate)].rulePath) failed on \(display(snaps.path(of: n)))"
+                denial = denial ?? "\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(snaps.path(of: n)))"
                 ok = false
                 if !explain { return false }
             }
@@ -257,10 +273,9 @@ struct Evaluator<T: Tracer> {
     // MARK: - Rules
 
     private mutating func evaluate(_ ruleIndex: Int32, data: Int32, newData: Int32) -> RuleOutcome {
-        let ctx = EvaluationContext(
-            auth: auth, now: now, query: query, wildcardKeys: wildcardKeys,
-            root: rootEntry, data: data, newData: newData)
-        let outcome = vm.run(Int(ruleIndex), in: ruleset, context: ctx, snapshots: &snaps, tracer: &tracer)
+        context.data = data
+        context.newData = newData
+        let outcome = vm.run(Int(ruleIndex), in: ruleset, context: context, snapshots: &snaps, tracer: &tracer)
         if explain { record(Int(ruleIndex), outcome, data) }
         return outcome
     }
@@ -327,16 +342,17 @@ struct Evaluator<T: Tracer> {
 
     // MARK: - Results
 
-    private func finish(_ title: String, _ allowed: Bool, _ root: DataNode?, _ reason: String?) -> Decision {
-        var explanation = explain ? Explanation(operation: title, allowed: allowed, rejection: nil, evaluations: log) : nil
+    /// `title` is only built when explaining: a plain decision must not pay for the text.
+    private func finish(_ title: @autoclosure () -> String, _ allowed: Bool, _ root: DataNode?, _ reason: String?) -> Decision {
+        var explanation = explain ? Explanation(operation: title(), allowed: allowed, rejection: nil, evaluations: log) : nil
         if !allowed || decisive.map({ log.indices.contains($0) && log[$0].outcome.isTrue }) == true {
             explanation?.decisiveIndex = decisive
         }
         return Decision(allowed: allowed, newRoot: root, reason: allowed ? nil : reason, explanation: explanation)
     }
 
-    private func reject(_ title: String, _ root: DataNode?, _ why: String) -> Decision {
-        let explanation = explain ? Explanation(operation: title, allowed: false, rejection: why, evaluations: log) : nil
+    private func reject(_ title: @autoclosure () -> String, _ root: DataNode?, _ why: String) -> Decision {
+        let explanation = explain ? Explanation(operation: title(), allowed: false, rejection: why, evaluations: log) : nil
         return Decision(allowed: false, newRoot: root, reason: why, explanation: explanation)
     }
 

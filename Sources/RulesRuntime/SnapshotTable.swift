@@ -21,7 +21,11 @@ public struct SnapshotTable: Sendable {
     public init() {}
 
     /// Forgets every entry, keeping the storage.
-    public mutating func reset() { entries.removeAll(keepingCapacity: true) }
+    public mutating func reset() {
+        entries.removeAll(keepingCapacity: true)
+        // One allocation up front instead of a doubling series for a typical operation.
+        if entries.capacity < 32 { entries.reserveCapacity(32) }
+    }
 
     /// Adds the root of a tree and returns its index.
     public mutating func addRoot(_ node: DataNode?) -> Int32 {
