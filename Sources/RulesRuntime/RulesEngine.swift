@@ -10,16 +10,22 @@ public struct RulesEngine: Sendable {
     /// The rules.
     public let ruleset: CompiledRuleset
 
+    /// Flat copies of the node and rule facts the hot loops read.
+    let tables: EngineTables
+
     /// Creates an engine for a ruleset.
-    public init(ruleset: CompiledRuleset) { self.ruleset = ruleset }
+    public init(ruleset: CompiledRuleset) {
+        self.ruleset = ruleset
+        self.tables = EngineTables(ruleset)
+    }
 
     /// Decides an operation on the tree `root` for the user `auth` at time `now` (ms).
     public func decide(_ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, explain: Bool = false) -> Decision {
         if explain {
-            var e = Evaluator(ruleset: ruleset, auth: auth, now: now, tracer: RecordingTracer(), explain: true)
+            var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: RecordingTracer(), explain: true)
             return e.decide(operation, root)
         }
-        var e = Evaluator(ruleset: ruleset, auth: auth, now: now, tracer: NoTracer(), explain: false)
+        var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: NoTracer(), explain: false)
         return e.decide(operation, root)
     }
 
@@ -27,7 +33,7 @@ public struct RulesEngine: Sendable {
     /// one call to the next: the same decision as ``decide(_:on:auth:now:explain:)`` without
     /// an explanation, and without heap allocations for a read once the scratch is warm.
     public func decide(_ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, scratch: inout DecisionScratch) -> Decision {
-        var e = Evaluator(ruleset: ruleset, auth: auth, now: now, tracer: NoTracer(), explain: false)
+        var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: NoTracer(), explain: false)
         e.take(&scratch)
         let decision = e.decide(operation, root)
         e.give(&scratch)
@@ -41,7 +47,7 @@ public struct RulesEngine: Sendable {
         _ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, explain: Bool,
         tracer: inout T
     ) -> Decision {
-        var e = Evaluator(ruleset: ruleset, auth: auth, now: now, tracer: tracer, explain: explain)
+        var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: tracer, explain: explain)
         let decision = e.decide(operation, root)
         tracer = e.tracer
         return decision
@@ -51,6 +57,7 @@ public struct RulesEngine: Sendable {
 /// The state of one decision.
 struct Evaluator<T: Tracer> {
     let ruleset: CompiledRuleset
+    let tables: EngineTables
     let auth: AuthValue
     let now: Double
     var tracer: T
@@ -80,8 +87,9 @@ struct Evaluator<T: Tracer> {
         set { context.root = newValue }
     }
 
-    init(ruleset: CompiledRuleset, auth: AuthValue, now: Double, tracer: T, explain: Bool) {
+    init(ruleset: CompiledRuleset, tables: EngineTables, auth: AuthValue, now: Double, tracer: T, explain: Bool) {
         self.ruleset = ruleset
+        self.tables = tables
         self.auth = auth
         self.now = now
         self.tracer = tracer
@@ -173,7 +181,7 @@ struct Evaluator<T: Tracer> {
         while true {
             // Members are read through the array, not a copy of the node (which would retain
             // and release its dictionary and strings on every level).
-            let readRule = ruleset.nodes[Int(nodeIndex)].read
+            let readRule = tables.nodes[Int(nodeIndex)].read
             if readRule >= 0 {
                 let outcome = evaluate(readRule, data: entry, newData: -1)
                 if explain { decisive = log.count - 1 }
@@ -181,7 +189,7 @@ struct Evaluator<T: Tracer> {
             }
             if depth == keys.count { return false }
             let key = keys[depth]
-            guard let (child, isWildcard) = ruleset.nodes[Int(nodeIndex)].child(key) else { return false }
+            guard let (child, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { return false }
             if isWildcard { wildcardKeys.append(key) }
             nodeIndex = child
             entry = snaps.addChild(of: entry, key: key)
@@ -225,7 +233,7 @@ struct Evaluator<T: Tracer> {
             var reachedTarget = false
             var lastWrite: Int?
             while true {
-                let writeRule = ruleset.nodes[Int(nodeIndex)].write
+                let writeRule = tables.nodes[Int(nodeIndex)].write
                 chain.append((depth, nodeIndex, oldEntry, newEntry, wildcardKeys.count))
                 if !permitted && writeRule >= 0 {
                     permitted = evaluate(writeRule, data: oldEntry, newData: newEntry).isTrue
@@ -236,7 +244,7 @@ struct Evaluator<T: Tracer> {
                     break
                 }
                 let key = keys[depth]
-                guard let (child, isWildcard) = ruleset.nodes[Int(nodeIndex)].child(key) else { break }
+                guard let (child, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { break }
                 if isWildcard { wildcardKeys.append(key) }
                 nodeIndex = child
                 oldEntry = snaps.addChild(of: oldEntry, key: key)
@@ -253,7 +261,7 @@ struct Evaluator<T: Tracer> {
             // 3a. Validation of the ancestors and the written location, where the new data is non-null.
             let allKeys = wildcardKeys
             for link in chain {
-                let validateRule = ruleset.nodes[Int(link.node)].validate
+                let validateRule = tables.nodes[Int(link.node)].validate
                 guard validateRule >= 0, snaps[link.new].node != nil else { continue }
                 // Entries of one update can share ancestors; each is validated once.
                 if entries.count > 1 {
@@ -269,7 +277,7 @@ struct Evaluator<T: Tracer> {
             if denial != nil && !explain { break }
             // 3b. Validation of the written subtree (below the location; it was validated above).
             wildcardKeys = allKeys
-            if reachedTarget, ruleset.nodes[Int(nodeIndex)].validatesBelow, snaps[newEntry].node != nil {
+            if reachedTarget, tables.nodes[Int(nodeIndex)].validatesBelow, snaps[newEntry].node != nil {
                 if !validateSubtree(nodeIndex, oldEntry, newEntry, &denial) && !explain { break }
             }
         }
@@ -283,9 +291,9 @@ struct Evaluator<T: Tracer> {
         guard let newNode = snaps[newEntry].node, newNode.value == nil else { return true }
         var ok = true
         for key in newNode.keys {
-            guard let (childIndex, isWildcard) = ruleset.nodes[Int(nodeIndex)].child(key) else { continue }
-            guard ruleset.nodes[Int(childIndex)].validatesBelow else { continue }
-            let validateRule = ruleset.nodes[Int(childIndex)].validate
+            guard let (childIndex, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { continue }
+            guard tables.nodes[Int(childIndex)].validatesBelow else { continue }
+            let validateRule = tables.nodes[Int(childIndex)].validate
             let o = snaps.addChild(of: oldEntry, key: key)
             let n = snaps.addChild(of: newEntry, key: key)
             if isWildcard { wildcardKeys.append(key) }
@@ -309,7 +317,13 @@ struct Evaluator<T: Tracer> {
     private mutating func evaluate(_ ruleIndex: Int32, data: Int32, newData: Int32) -> RuleOutcome {
         context.data = data
         context.newData = newData
-        let outcome = vm.run(Int(ruleIndex), in: ruleset, context: context, snapshots: &snaps, tracer: &tracer)
+        let rule = tables.rules[Int(ruleIndex)]
+        let outcome: RuleOutcome
+        if rule.constant >= 0 {
+            outcome = .value(rule.constant == 1)
+        } else {
+            outcome = vm.run(code: rule.codeStart..<rule.codeEnd, in: ruleset, context: context, snapshots: &snaps, tracer: &tracer)
+        }
         if explain { record(Int(ruleIndex), outcome, data) }
         return outcome
     }

@@ -29,6 +29,18 @@ public struct VM: Sendable {
         }
     }
 
+    /// Evaluates the code of one rule (`codeStart ..< codeEnd` of a ``CompiledRule``).
+    mutating func run<T: Tracer>(
+        code range: Range<Int>, in ruleset: CompiledRuleset, context: EvaluationContext,
+        snapshots: inout SnapshotTable, tracer: inout T
+    ) -> RuleOutcome {
+        stack.removeAll(keepingCapacity: true)
+        if stack.capacity < ruleset.maxStackDepth { stack.reserveCapacity(ruleset.maxStackDepth) }
+        return ruleset.instructions.withUnsafeBufferPointer { code in
+            execute(code, from: range.lowerBound, to: range.upperBound, ruleset, context, &snapshots, &tracer)
+        }
+    }
+
     // MARK: - The loop
 
     private mutating func execute<T: Tracer>(
