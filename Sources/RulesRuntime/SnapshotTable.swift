@@ -42,7 +42,13 @@ public struct SnapshotTable: Sendable {
 
     /// Adds the location at a relative slash path below `parent` (empty segments are skipped).
     public mutating func addDescendant(of parent: Int32, path: String) -> Int32 {
-        addDescendant(of: parent, keys: path.split(separator: "/").map(String.init))
+        // Most arguments are one key (`child('uid')`): no "/" byte at all means the split below
+        // would give the whole text (or nothing, for ""), so skip it. It works on Characters,
+        // which costs far more than the look-up itself.
+        if !path.utf8.contains(UInt8(ascii: "/")) {
+            return path.isEmpty ? addDescendant(of: parent, keys: []) : addChild(of: parent, key: path)
+        }
+        return addDescendant(of: parent, keys: path.split(separator: "/").map(String.init))
     }
 
     /// Adds the location at a path already split into keys below `parent`.
