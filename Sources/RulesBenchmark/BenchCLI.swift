@@ -30,6 +30,10 @@ public struct BenchCLIOptions: Sendable {
     public var rulesPath: String?
     /// `--blog-rules FILE`: the suite's blog rules.
     public var blogRulesPath = "rules-examples/blog/database.rules.json"
+    /// `--filter TEXT`: only suite cases whose group or name contains the text.
+    public var filter: String?
+    /// `--sizes N,N,...`: database sizes (nodes) for the suite.
+    public var sizes: [Int]?
     /// `--corpus DIR`: rules files whose compile time the suite measures.
     public var corpusPath: String? = "../shared/corpus"
 
@@ -64,6 +68,9 @@ public enum BenchCLI {
     public static func validate(_ options: BenchCLIOptions) -> String? {
         if let n = options.iterations, n < 1 { return "--iterations must be at least 1" }
         if let n = options.rounds, n < 1 { return "--rounds must be at least 1" }
+        if let sizes = options.sizes, sizes.isEmpty || sizes.contains(where: { $0 < 12 || $0 > 50_000_000 }) {
+            return "--sizes must list database sizes from 12 to 50000000 nodes"
+        }
         if options.compileOnly && options.suite { return "--compile-only and --suite cannot be combined" }
         if options.paths.isEmpty && !options.suite {
             return options.compileOnly ? "no rules files given" : "no spec files given (or use --suite)"
@@ -117,6 +124,8 @@ public enum BenchCLI {
         if errors.isEmpty && options.suite {
             var suite = BenchSuite(blogRulesPath: options.blogRulesPath, corpusPath: options.corpusPath, quick: options.quick)
             suite.timer = timer
+            suite.filter = options.filter
+            if let sizes = options.sizes { suite.sizes = sizes }
             if options.rounds != nil { suite.compileTimer = compileTimer }
             do { report.suite = try suite.run(progress: progress) } catch { errors.append(error.message) }
         }

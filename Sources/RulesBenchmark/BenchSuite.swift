@@ -22,6 +22,14 @@ public struct BenchSuite: Sendable {
     public var bigWriteNodes: Int
     /// Bytes of the generated rules file.
     public var generatedRulesBytes: Int
+    /// Only cases whose group or name contains this text run (all when nil).
+    public var filter: String?
+
+    /// Whether a case runs.
+    func selected(_ group: String, _ name: String) -> Bool {
+        guard let filter, !filter.isEmpty else { return true }
+        return group.contains(filter) || name.contains(filter)
+    }
 
     /// Creates the suite; `quick` measures less and shorter.
     public init(blogRulesPath: String, corpusPath: String?, quick: Bool) {
@@ -55,7 +63,7 @@ public struct BenchSuite: Sendable {
         var out: [SuiteResult] = []
         var paths: [String] = []
         if let corpusPath { paths = Self.rulesFiles(in: corpusPath) }
-        for path in paths {
+        for path in paths where selected("compile", path) {
             progress("compile \(path)")
             switch bench.compile(path: path) {
             case .success(let t):
@@ -64,12 +72,14 @@ public struct BenchSuite: Sendable {
                 out.append(SuiteResult(group: "compile", name: path, stats: BenchStatistics(samples: [], iterations: 0), note: e.message))
             }
         }
+        let generatedName = "generated rules file"
+        guard selected("compile", generatedName) else { return out }
         progress("compile a generated rules file")
         let text = SuiteRules.generated(bytes: generatedRulesBytes)
         let file = SourceFile(path: "generated-\(generatedRulesBytes / 1024)KB.rules.json", text: text)
         guard RulesCompiler.compile(file).ruleset != nil else { throw BenchError("the generated rules file does not compile") }
         let t = bench.compile(file)
-        out.append(SuiteResult(group: "compile", name: "generated rules file (\(text.utf8.count / 1024) KB, in memory)", stats: t.stats,
+        out.append(SuiteResult(group: "compile", name: "\(generatedName) (\(text.utf8.count / 1024) KB, in memory)", stats: t.stats,
                                note: "target ≤ 30 ms: \(t.compileMs <= 30 ? "met" : "not met")"))
         return out
     }
@@ -122,7 +132,7 @@ public struct BenchSuite: Sendable {
         var medians: [[Double]] = []
         var names: [String] = []
         var smallest: BlogDatabase?
-        for size in sizes {
+        for size in sizes where Self.blogOperations(BlogDatabase(nodes: 12)).contains(where: { selected("blog, \(Self.power(size))", $0.name) }) {
             progress("build a blog database of \(size) nodes")
             let db = BlogDatabase(nodes: size)
             if smallest == nil { smallest = db }
@@ -130,7 +140,7 @@ public struct BenchSuite: Sendable {
             let group = "blog, \(Self.power(size)) nodes (\(db.root.count) nodes, \(db.postCount) posts)"
             var row: [Double] = []
             names = []
-            for (name, op, auth) in Self.blogOperations(db) {
+            for (name, op, auth) in Self.blogOperations(db) where selected("blog, \(Self.power(size))", name) {
                 progress("\(group): \(name)")
                 let decision = engine.decide(op, on: root, auth: auth, now: Self.now)
                 var scratch = DecisionScratch()
@@ -148,7 +158,7 @@ public struct BenchSuite: Sendable {
             }
             medians.append(row)
         }
-        if medians.count > 1, let first = medians.first, let last = medians.last {
+        if medians.count > 1, let first = medians.first, let last = medians.last, first.count == last.count {
             for (i, name) in names.enumerated() {
                 let ratios = medians.map { Self.fixed($0[i] / Swift.max(first[i], 1e-9)) }
                 out.append(SuiteResult(group: "database size: median at each size / at \(Self.power(sizes[0]))", name: name,
@@ -156,7 +166,7 @@ public struct BenchSuite: Sendable {
                                        note: "ratios " + ratios.joined(separator: " / ")))
             }
         }
-        if let db = smallest { out += nativeCases(engine, db, progress) }
+        if let db = smallest, selected("native", "") || filter == nil { out += nativeCases(engine, db, progress) }
         return out
     }
 
@@ -197,7 +207,9 @@ public struct BenchSuite: Sendable {
         let engine = RulesEngine(ruleset: rs)
         let user = AuthValue.user(uid: "u1")
         var out: [SuiteResult] = []
-        func time(_ group: String, _ name: String, _ op: DatabaseOperation, on root: DataNode?, counting: Bool = true) {
+        func time(_ group: String, _ name: String, _ op: DatabaseOperation, on root: @autoclosure () -> DataNode?, counting: Bool = true) {
+            guard selected(group, name) else { return }
+            let root = root()
             progress("\(group): \(name)")
             let allowed = engine.decide(op, on: root, auth: user, now: Self.now).allowed
             var scratch = DecisionScratch()
@@ -212,8 +224,8 @@ public struct BenchSuite: Sendable {
         for i in 0..<items { pairs.append(("i\(i)", ["name": .string("item \(i)"), "n": .number(Double(i))])) }
         let big = DataInput.object(pairs)
         for size in sizes {
-            let db = BlogDatabase(nodes: size).root
-            time("big write (\(items * 3 + 1) nodes under a validated schema)", "set /items on \(Self.power(size)) nodes", .set(path: "/items", value: big), on: db)
+            time("big write (\(items * 3 + 1) nodes under a validated schema)", "set /items on \(Self.power(size)) nodes", .set(path: "/items", value: big),
+                 on: BlogDatabase(nodes: size).root)
         }
         // Regexes.
         let profile: DataInput = [

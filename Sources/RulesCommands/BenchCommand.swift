@@ -41,6 +41,12 @@ public struct BenchCommand: ParsableCommand {
     @Option(help: "Timed rounds per figure.")
     public var rounds: Int?
 
+    @Option(help: "Run only the suite cases whose group or name contains this text.")
+    public var filter: String?
+
+    @Option(help: "Database sizes (nodes) for the suite, comma-separated, e.g. 1000,100000,1000000.")
+    public var sizes: String?
+
     @Option(help: "Rules file for specs without `rules:`.")
     public var rules: String?
 
@@ -61,6 +67,12 @@ public struct BenchCommand: ParsableCommand {
         o.format = format
         o.iterations = iterations
         o.rounds = rounds
+        o.filter = filter
+        // An unparsable list becomes an empty one, which validation reports.
+        o.sizes = sizes.map { text in
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            return parts.contains(nil) ? [] : parts.compactMap { $0 }
+        }
         o.rulesPath = rules
         o.blogRulesPath = blogRules
         o.corpusPath = FileManager.default.fileExists(atPath: corpus) ? corpus : nil

@@ -25,6 +25,45 @@ import Testing
         #expect(o.corpusPath == nil)
     }
 
+    @Test func parsesSuiteOptions() throws {
+        let o = try BenchCommand.parse(["--suite", "--filter", "read", "--sizes", "1000, 100000,1000000"]).options
+        #expect(o.suite && o.filter == "read")
+        #expect(o.sizes == [1_000, 100_000, 1_000_000])
+        #expect(BenchCLI.validate(o) == nil)
+        for bad in ["", "10", "1000,x", "1000,,2000"] {
+            let b = try BenchCommand.parse(["--suite", "--sizes", bad]).options
+            #expect(BenchCLI.validate(b) == "--sizes must list database sizes from 12 to 50000000 nodes", "\(bad)")
+        }
+    }
+
+    /// A filtered suite with tiny sizes and one iteration: the structure, not the figures.
+    @Test func filteredSuiteRunsOnlyMatchingCases() throws {
+        var options = BenchCLIOptions(paths: [])
+        options.suite = true
+        options.filter = "read"
+        options.sizes = [120, 240]
+        options.iterations = 1
+        options.rounds = 1
+        options.corpusPath = nil
+        options.blogRulesPath = Self.blogRules
+        options.format = .json
+        let output = BenchCLI.run(options)
+        #expect(output.exitCode == 0, "\(output.stderr)")
+        let suite = try #require(output.report?.suite)
+        // Two sizes of the read, the plain-API read at the first size, and the size ratio.
+        #expect(suite.count == 4)
+        #expect(suite.allSatisfy { $0.name.contains("read") })
+        #expect(suite.last?.note?.hasPrefix("ratios 1.00 / ") == true)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let items = try #require(json["suite"] as? [[String: Any]])
+        #expect(items.count == 4)
+        #expect(items.allSatisfy { $0["group"] is String && $0["name"] is String && $0["nsPerOp"] != nil })
+        if AllocationCounter.isAvailable {
+            // A read with reused scratch storage allocates nothing once warm.
+            #expect(suite.first?.allocations == 0)
+        }
+    }
+
     @Test func rejectsAnUnknownFormat() {
         #expect(throws: (any Error).self) { try BenchCommand.parse(["x", "--format", "xml"]) }
     }
