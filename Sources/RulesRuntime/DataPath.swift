@@ -51,7 +51,7 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
     /// validating initializer then reports the exact problem). Keeps `keys`' storage, so a
     /// caller that reuses the array splits paths without allocating.
     public static func splitValidKeys(_ text: String, into keys: inout [String]) -> Bool {
-        keys.removeAll(keepingCapacity: true)
+        keys.clearKeepingCapacity()
         if keys.capacity < 8 { keys.reserveCapacity(8) }
         var text = text
         return text.withUTF8 { bytes in

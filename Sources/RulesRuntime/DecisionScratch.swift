@@ -19,8 +19,8 @@ public struct DecisionScratch: Sendable {
     mutating func clear() {
         snaps.reset()
         vm.clear()
-        keys.removeAll(keepingCapacity: true)
-        wildcardKeys.removeAll(keepingCapacity: true)
-        chain.removeAll(keepingCapacity: true)
+        keys.clearKeepingCapacity()
+        wildcardKeys.clearKeepingCapacity()
+        chain.clearKeepingCapacity()
     }
 }

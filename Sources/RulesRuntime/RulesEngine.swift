@@ -176,7 +176,7 @@ struct Evaluator<T: Tracer> {
         rootEntry = snaps.addRoot(root)
         var entry = rootEntry
         var nodeIndex: Int32 = 0
-        wildcardKeys.removeAll(keepingCapacity: true)
+        wildcardKeys.clearKeepingCapacity()
         var depth = 0
         while true {
             // Members are read through the array, not a copy of the node (which would retain
@@ -226,8 +226,8 @@ struct Evaluator<T: Tracer> {
             var permitted = false
             var nodeIndex: Int32 = 0
             var oldEntry = rootEntry, newEntry = newRootEntry
-            wildcardKeys.removeAll(keepingCapacity: true)
-            chain.removeAll(keepingCapacity: true)
+            wildcardKeys.clearKeepingCapacity()
+            chain.clearKeepingCapacity()
             chain.reserveCapacity(keys.count + 1)
             var depth = 0
             var reachedTarget = false

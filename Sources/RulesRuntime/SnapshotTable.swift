@@ -22,7 +22,7 @@ public struct SnapshotTable: Sendable {
 
     /// Forgets every entry, keeping the storage.
     public mutating func reset() {
-        entries.removeAll(keepingCapacity: true)
+        entries.clearKeepingCapacity()
         // One allocation up front instead of a doubling series for a typical operation.
         if entries.capacity < 32 { entries.reserveCapacity(32) }
     }

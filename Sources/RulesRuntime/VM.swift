@@ -13,7 +13,7 @@ public struct VM: Sendable {
     public init() {}
 
     /// Empties the stack, keeping its capacity.
-    mutating func clear() { stack.removeAll(keepingCapacity: true) }
+    mutating func clear() { stack.clearKeepingCapacity() }
 
     /// Evaluates rule `ruleIndex` of `ruleset`.
     public mutating func run<T: Tracer>(
@@ -22,7 +22,7 @@ public struct VM: Sendable {
     ) -> RuleOutcome {
         let rule = ruleset.rules[ruleIndex]
         if let c = rule.constant { return .value(c) }
-        stack.removeAll(keepingCapacity: true)
+        stack.clearKeepingCapacity()
         if stack.capacity < ruleset.maxStackDepth { stack.reserveCapacity(ruleset.maxStackDepth) }
         return ruleset.instructions.withUnsafeBufferPointer { code in
             execute(code, from: rule.codeStart, to: rule.codeEnd, ruleset, context, &snapshots, &tracer)
@@ -34,7 +34,7 @@ public struct VM: Sendable {
         code range: Range<Int>, in ruleset: CompiledRuleset, context: EvaluationContext,
         snapshots: inout SnapshotTable, tracer: inout T
     ) -> RuleOutcome {
-        stack.removeAll(keepingCapacity: true)
+        stack.clearKeepingCapacity()
         if stack.capacity < ruleset.maxStackDepth { stack.reserveCapacity(ruleset.maxStackDepth) }
         return ruleset.instructions.withUnsafeBufferPointer { code in
             execute(code, from: range.lowerBound, to: range.upperBound, ruleset, context, &snapshots, &tracer)
