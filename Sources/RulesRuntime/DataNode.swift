@@ -164,19 +164,41 @@ public final class DataNode: Sendable {
     static func search(_ keys: [String], _ key: String) -> (index: Int, found: Bool) {
         var key = key
         return key.withUTF8 { target in
-            let targetInteger = KeyOrder.integerValue(bytes: target)
-            var low = 0
-            var high = keys.count
-            while low < high {
-                let mid = low + (high - low) / 2
-                var probe = keys[mid]
-                let c = probe.withUTF8 { p in
-                    KeyOrder.compare(bytes: p, integer: KeyOrder.integerValue(bytes: p), bytes: target, integer: targetInteger)
+            let targetInteger = Self.integerValue(target)
+            return keys.withUnsafeBufferPointer { keys in
+                var low = 0
+                var high = keys.count
+                while low < high {
+                    let mid = low &+ (high &- low) >> 1
+                    let c = Self.compare(keys[mid], target, targetInteger)
+                    if c == 0 { return (mid, true) }
+                    if c < 0 { low = mid &+ 1 } else { high = mid }
                 }
-                if c == 0 { return (mid, true) }
-                if c < 0 { low = mid + 1 } else { high = mid }
+                return (low, false)
             }
-            return (low, false)
+        }
+    }
+
+    /// ``KeyOrder/integerValue(bytes:)`` with the common case (a key that does not start with a
+    /// digit or "-", so it is not an integer) decided inline.
+    @inline(__always)
+    private static func integerValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard let first = bytes.first, first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else {
+            return nil
+        }
+        return KeyOrder.integerValue(bytes: bytes)
+    }
+
+    /// ``KeyOrder`` comparison of a stored key with a target whose integer value is known.
+    @inline(__always)
+    private static func compare(_ probe: String, _ target: UnsafeBufferPointer<UInt8>, _ targetInteger: Int32?) -> Int {
+        let direct = probe.utf8.withContiguousStorageIfAvailable { p in
+            KeyOrder.compare(bytes: p, integer: Self.integerValue(p), bytes: target, integer: targetInteger)
+        }
+        if let direct { return direct }
+        var probe = probe
+        return probe.withUTF8 { p in
+            KeyOrder.compare(bytes: p, integer: Self.integerValue(p), bytes: target, integer: targetInteger)
         }
     }
 

@@ -45,7 +45,12 @@ public struct SnapshotTable: Sendable {
         // Most arguments are one key (`child('uid')`): no "/" byte at all means the split below
         // would give the whole text (or nothing, for ""), so skip it. It works on Characters,
         // which costs far more than the look-up itself.
-        if !path.utf8.contains(UInt8(ascii: "/")) {
+        var hasSlash = false
+        for byte in path.utf8 where byte == UInt8(ascii: "/") {
+            hasSlash = true
+            break
+        }
+        if !hasSlash {
             return path.isEmpty ? addDescendant(of: parent, keys: []) : addChild(of: parent, key: path)
         }
         return addDescendant(of: parent, keys: path.split(separator: "/").map(String.init))
