@@ -5,7 +5,8 @@ import RulesSyntax
 /// (spec §8): `.read`/`.write` only along the path, any true grants; `.validate` on every
 /// non-null node the write carries and on its ancestors, against one merged new tree; never on null.
 ///
-/// The engine is an immutable value; share it across threads. Each call makes its own scratch state.
+/// The engine is an immutable value; share it across threads. Each call makes its own scratch
+/// state, or uses the caller's ``DecisionScratch`` (one per thread) to avoid allocating it.
 public struct RulesEngine: Sendable {
     /// The rules.
     public let ruleset: CompiledRuleset
