@@ -37,11 +37,19 @@ let package = Package(
             dependencies: ["DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
+        // Counts heap allocations for `rules bench` (malloc interposition; glibc only).
+        .target(name: "CMallocCounter"),
+        // `rules bench`: timing, the built-in suite and the hand-written Swift baseline.
+        .target(
+            name: "RulesBenchmark",
+            dependencies: ["CMallocCounter", "DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", "RulesTesting"],
+            swiftSettings: swiftSettings
+        ),
         // Subcommands and reporters (a library so that tests can run them in-process).
         .target(
             name: "RulesCommands",
             dependencies: [
-                "DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", "RulesTesting",
+                "DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", "RulesTesting", "RulesBenchmark",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -61,6 +69,7 @@ let package = Package(
             name: "ReferenceTests", dependencies: ["RulesTestSupport", "RulesRuntime", "RulesCompiler", "RulesSyntax"],
             swiftSettings: swiftSettings),
         .testTarget(name: "RulesCommandsTests", dependencies: ["RulesTestSupport", "RulesCommands"], swiftSettings: swiftSettings),
+        .testTarget(name: "RulesBenchmarkTests", dependencies: ["RulesTestSupport", "RulesBenchmark"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,7 @@ public struct RulesCommand: ParsableCommand {
         commandName: "rules",
         abstract: "Compile, check and test Firebase Realtime Database security rules.",
         version: "0.1.0",
-        subcommands: [CheckCommand.self, CompileCommand.self, TestCommand.self]
+        subcommands: [CheckCommand.self, CompileCommand.self, TestCommand.self, BenchCommand.self]
     )
 
     public init() {}

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A location of the compiled rule tree, with its rules and children by index.
 public struct CompiledNode: Sendable {
     /// The rule path, e.g. `/posts/$postId`.
@@ -37,10 +43,22 @@ public struct CompiledNode: Sendable {
         // are bytes, so a hit must also match byte for byte.
         if let at = literals.index(forKey: key) {
             let (stored, index) = literals[at]
-            if stored.utf8.elementsEqual(key.utf8) { return (index, false) }
+            if Self.sameBytes(stored, key) { return (index, false) }
         }
         if wildcard >= 0 { return (wildcard, true) }
         return nil
+    }
+
+    /// Byte-for-byte equality of two strings (the generic `elementsEqual` on UTF-8 views is
+    /// not specialised well and dominated key look-ups).
+    @inline(__always)
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { pa in
+            b.withUTF8 { pb in
+                pa.count == pb.count && (pa.isEmpty || memcmp(pa.baseAddress!, pb.baseAddress!, pa.count) == 0)
+            }
+        }
     }
 
     /// The rule index of a kind.

@@ -23,6 +23,8 @@ extension DataNode {
             }
             return
         }
+        // Read once: for a wide object each read builds the arrays.
+        let keys = self.keys, children = self.children
         var order = Array(keys.indices)
         if !sortedKeys {
             order.sort { x, y in

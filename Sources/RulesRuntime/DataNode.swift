@@ -11,10 +11,12 @@
 public final class DataNode: Sendable {
     /// The value of a leaf; nil for an object.
     public let value: Primitive?
-    /// The children's keys in ``KeyOrder``; empty for a leaf.
-    public let keys: [String]
-    /// The children, parallel to ``keys``; never empty for an object.
-    public let children: [DataNode]
+    /// The children's keys of a narrow object, in ``KeyOrder``; empty for a leaf or a wide object.
+    private let flatKeys: [String]
+    /// The children of a narrow object, parallel to ``flatKeys``.
+    private let flatChildren: [DataNode]
+    /// The children of a wide object (more than ``ChildTree/maxLeaf``), nil otherwise.
+    private let tree: ChildTree?
     /// The priority: a string or a number, or nil.
     public let priority: Primitive?
     /// The number of nodes in this subtree, this one included.
@@ -23,8 +25,9 @@ public final class DataNode: Sendable {
     /// A leaf. A boolean priority is not a valid priority and is dropped.
     public init(leaf: Primitive, priority: Primitive? = nil) {
         self.value = leaf
-        self.keys = []
-        self.children = []
+        self.flatKeys = []
+        self.flatChildren = []
+        self.tree = nil
         self.priority = Self.validPriority(priority)
         self.count = 1
     }
@@ -33,12 +36,71 @@ public final class DataNode: Sendable {
     /// child list of the same length.
     private init(sortedKeys: [String], children: [DataNode], priority: Primitive?) {
         self.value = nil
-        self.keys = sortedKeys
-        self.children = children
         self.priority = priority
-        var total = 1
-        for child in children { total += child.count }
-        self.count = total
+        if sortedKeys.count > ChildTree.maxLeaf {
+            let tree = ChildTree.build(keys: sortedKeys, nodes: children)
+            self.flatKeys = []
+            self.flatChildren = []
+            self.tree = tree
+            self.count = 1 + tree.nodeCount
+        } else {
+            self.flatKeys = sortedKeys
+            self.flatChildren = children
+            self.tree = nil
+            var total = 1
+            for child in children { total += child.count }
+            self.count = total
+        }
+    }
+
+    /// A wide object over a child tree.
+    private init(tree: ChildTree, priority: Primitive?) {
+        self.value = nil
+        self.flatKeys = []
+        self.flatChildren = []
+        self.tree = tree
+        self.priority = priority
+        self.count = 1 + tree.nodeCount
+    }
+
+    /// An object over a child tree that may have shrunk: flat again once it fits in one leaf.
+    private static func object(tree: ChildTree, priority: Primitive?) -> DataNode {
+        if tree.isLeaf && tree.entryCount <= ChildTree.maxLeaf {
+            return DataNode(sortedKeys: tree.keys, children: tree.nodes, priority: priority)
+        }
+        return DataNode(tree: tree, priority: priority)
+    }
+
+    /// The children's keys in ``KeyOrder``; empty for a leaf. (Built on each call for a wide
+    /// object: keep the array rather than reading it repeatedly.)
+    public var keys: [String] {
+        guard let tree else { return flatKeys }
+        var out: [String] = []
+        out.reserveCapacity(tree.entryCount)
+        tree.forEach { key, _ in out.append(key) }
+        return out
+    }
+
+    /// The children, parallel to ``keys``; never empty for an object. (Built on each call for
+    /// a wide object.)
+    public var children: [DataNode] {
+        guard let tree else { return flatChildren }
+        var out: [DataNode] = []
+        out.reserveCapacity(tree.entryCount)
+        tree.forEach { _, node in out.append(node) }
+        return out
+    }
+
+    /// The number of children (0 for a leaf).
+    public var childCount: Int { tree?.entryCount ?? flatKeys.count }
+
+    /// Calls `body` with each child's key and node, in ``KeyOrder``.
+    public func forEachChild(_ body: (String, DataNode) -> Void) {
+        if let tree {
+            tree.forEach(body)
+        } else {
+            for i in flatKeys.indices { body(flatKeys[i], flatChildren[i]) }
+        }
     }
 
     private static func validPriority(_ p: Primitive?) -> Primitive? {
@@ -96,34 +158,56 @@ public final class DataNode: Sendable {
     public var isLeaf: Bool { value != nil }
 
     /// Whether this is an object (it then has at least one child).
-    public var hasChildren: Bool { !keys.isEmpty }
+    public var hasChildren: Bool { tree != nil || !flatKeys.isEmpty }
 
-    /// The index of `key` in ``keys``, or where it would be inserted.
-    private func search(_ key: String) -> (index: Int, found: Bool) {
+    /// The index of `key` in sorted `keys`, or where it would be inserted.
+    static func search(_ keys: [String], _ key: String) -> (index: Int, found: Bool) {
         var key = key
-        let keys = self.keys
         return key.withUTF8 { target in
-            let targetInteger = KeyOrder.integerValue(bytes: target)
-            var low = 0
-            var high = keys.count
-            while low < high {
-                let mid = low + (high - low) / 2
-                var probe = keys[mid]
-                let c = probe.withUTF8 { p in
-                    KeyOrder.compare(bytes: p, integer: KeyOrder.integerValue(bytes: p), bytes: target, integer: targetInteger)
+            let targetInteger = Self.integerValue(target)
+            return keys.withUnsafeBufferPointer { keys in
+                var low = 0
+                var high = keys.count
+                while low < high {
+                    let mid = low &+ (high &- low) >> 1
+                    let c = Self.compare(keys[mid], target, targetInteger)
+                    if c == 0 { return (mid, true) }
+                    if c < 0 { low = mid &+ 1 } else { high = mid }
                 }
-                if c == 0 { return (mid, true) }
-                if c < 0 { low = mid + 1 } else { high = mid }
+                return (low, false)
             }
-            return (low, false)
+        }
+    }
+
+    /// ``KeyOrder/integerValue(bytes:)`` with the common case (a key that does not start with a
+    /// digit or "-", so it is not an integer) decided inline.
+    @inline(__always)
+    private static func integerValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
+        guard let first = bytes.first, first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else {
+            return nil
+        }
+        return KeyOrder.integerValue(bytes: bytes)
+    }
+
+    /// ``KeyOrder`` comparison of a stored key with a target whose integer value is known.
+    @inline(__always)
+    private static func compare(_ probe: String, _ target: UnsafeBufferPointer<UInt8>, _ targetInteger: Int32?) -> Int {
+        let direct = probe.utf8.withContiguousStorageIfAvailable { p in
+            KeyOrder.compare(bytes: p, integer: Self.integerValue(p), bytes: target, integer: targetInteger)
+        }
+        if let direct { return direct }
+        var probe = probe
+        return probe.withUTF8 { p in
+            KeyOrder.compare(bytes: p, integer: Self.integerValue(p), bytes: target, integer: targetInteger)
         }
     }
 
     /// The child at `key`, or nil (always nil for a leaf). Keys compare by UTF-8 bytes.
     public func child(_ key: String) -> DataNode? {
-        if keys.isEmpty { return nil }
-        let (index, found) = search(key)
-        return found ? children[index] : nil
+        if let tree { return tree.find(key) }
+        if flatKeys.isEmpty { return nil }
+        let (index, found) = Self.search(flatKeys, key)
+        return found ? flatChildren[index] : nil
     }
 
     /// The node at a relative path below this one, or nil.
@@ -147,7 +231,8 @@ public final class DataNode: Sendable {
         let priority = Self.validPriority(priority)
         if priority == self.priority { return self }
         if let value { return DataNode(leaf: value, priority: priority) }
-        return DataNode(sortedKeys: keys, children: children, priority: priority)
+        if let tree { return DataNode(tree: tree, priority: priority) }
+        return DataNode(sortedKeys: flatKeys, children: flatChildren, priority: priority)
     }
 
     /// This node with the child at `key` replaced by `child` (nil removes it); nil when the
@@ -159,7 +244,13 @@ public final class DataNode: Sendable {
             guard let child else { return self }
             return DataNode(sortedKeys: [key], children: [child], priority: priority)
         }
-        let (index, found) = search(key)
+        if let tree {
+            guard let updated = tree.settingRoot(key, child) else { return nil }
+            if updated === tree { return self }
+            return Self.object(tree: updated, priority: priority)
+        }
+        let keys = flatKeys, children = flatChildren
+        let (index, found) = Self.search(keys, key)
         if found {
             if let child {
                 if child === children[index] { return self }
@@ -223,10 +314,12 @@ public final class DataNode: Sendable {
     public func isEqual(to other: DataNode) -> Bool {
         if self === other { return true }
         guard value == other.value, priority == other.priority, count == other.count,
-              keys.count == other.keys.count else { return false }
+              childCount == other.childCount else { return false }
+        let keys = self.keys, otherKeys = other.keys
+        let children = self.children, otherChildren = other.children
         for i in keys.indices {
-            guard KeyOrder.compare(keys[i], other.keys[i]) == 0,
-                  children[i].isEqual(to: other.children[i]) else { return false }
+            guard KeyOrder.compare(keys[i], otherKeys[i]) == 0,
+                  children[i].isEqual(to: otherChildren[i]) else { return false }
         }
         return true
     }

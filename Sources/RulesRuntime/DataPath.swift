@@ -21,6 +21,11 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
             self.keys = []
             return
         }
+        var fast: [String] = []
+        if Self.splitValidKeys(text, into: &fast), fast.count <= DataLimits.maxPathLevels {
+            self.keys = fast
+            return
+        }
         var body = Substring(text)
         if body.utf8.first == UInt8(ascii: "/") { body = body.dropFirst() }
         if body.utf8.last == UInt8(ascii: "/") { body = body.dropLast() }
@@ -39,6 +44,38 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
         }
         try Self.checkDepth(keys)
         self.keys = keys
+    }
+
+    /// Splits a path whose keys are all valid into `keys` (replacing its contents), in one pass
+    /// over the bytes; false when any key is empty, too long or has a forbidden byte (the
+    /// validating initializer then reports the exact problem). Keeps `keys`' storage, so a
+    /// caller that reuses the array splits paths without allocating.
+    public static func splitValidKeys(_ text: String, into keys: inout [String]) -> Bool {
+        keys.clearKeepingCapacity()
+        if keys.capacity < 8 { keys.reserveCapacity(8) }
+        var text = text
+        return text.withUTF8 { bytes in
+            var start = 0
+            var end = bytes.count
+            if start < end && bytes[start] == UInt8(ascii: "/") { start += 1 }
+            if start < end && bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
+            // "" and "/" are the root; "//" is an empty key.
+            if start >= end { return bytes.count <= 1 }
+            var keyStart = start
+            var i = start
+            while i <= end {
+                if i == end || bytes[i] == UInt8(ascii: "/") {
+                    let length = i - keyStart
+                    if length == 0 || length > DataLimits.maxKeyBytes { return false }
+                    keys.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[keyStart..<i]), as: UTF8.self))
+                    keyStart = i + 1
+                } else if isForbiddenKeyByte(bytes[i]) {
+                    return false
+                }
+                i += 1
+            }
+            return true
+        }
     }
 
     /// Checks one key against the database's rules: non-empty, at most

@@ -5,22 +5,40 @@ import RulesSyntax
 /// (spec §8): `.read`/`.write` only along the path, any true grants; `.validate` on every
 /// non-null node the write carries and on its ancestors, against one merged new tree; never on null.
 ///
-/// The engine is an immutable value; share it across threads. Each call makes its own scratch state.
+/// The engine is an immutable value; share it across threads. Each call makes its own scratch
+/// state, or uses the caller's ``DecisionScratch`` (one per thread) to avoid allocating it.
 public struct RulesEngine: Sendable {
     /// The rules.
     public let ruleset: CompiledRuleset
 
+    /// Flat copies of the node and rule facts the hot loops read.
+    let tables: EngineTables
+
     /// Creates an engine for a ruleset.
-    public init(ruleset: CompiledRuleset) { self.ruleset = ruleset }
+    public init(ruleset: CompiledRuleset) {
+        self.ruleset = ruleset
+        self.tables = EngineTables(ruleset)
+    }
 
     /// Decides an operation on the tree `root` for the user `auth` at time `now` (ms).
     public func decide(_ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, explain: Bool = false) -> Decision {
         if explain {
-            var e = Evaluator(ruleset: ruleset, auth: auth, now: now, tracer: RecordingTracer(), explain: true)
+            var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: RecordingTracer(), explain: true)
             return e.decide(operation, root)
         }
-        var e = Evaluator(ruleset: ruleset, auth: auth, now: now, tracer: NoTracer(), explain: false)
+        var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: NoTracer(), explain: false)
         return e.decide(operation, root)
+    }
+
+    /// Decides an operation using the caller's scratch storage, which keeps its capacity from
+    /// one call to the next: the same decision as ``decide(_:on:auth:now:explain:)`` without
+    /// an explanation, and without heap allocations for a read once the scratch is warm.
+    public func decide(_ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, scratch: inout DecisionScratch) -> Decision {
+        var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: NoTracer(), explain: false)
+        e.take(&scratch)
+        let decision = e.decide(operation, root)
+        e.give(&scratch)
+        return decision
     }
 
     /// Decides an operation with the caller's tracer, which sees every sub-expression value (for
@@ -30,7 +48,7 @@ public struct RulesEngine: Sendable {
         _ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, explain: Bool,
         tracer: inout T
     ) -> Decision {
-        var e = Evaluator(ruleset: ruleset, auth: auth, now: now, tracer: tracer, explain: explain)
+        var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: tracer, explain: explain)
         let decision = e.decide(operation, root)
         tracer = e.tracer
         return decision
@@ -40,34 +58,74 @@ public struct RulesEngine: Sendable {
 /// The state of one decision.
 struct Evaluator<T: Tracer> {
     let ruleset: CompiledRuleset
+    let tables: EngineTables
     let auth: AuthValue
     let now: Double
     var tracer: T
     let explain: Bool
     var vm = VM()
     var snaps = SnapshotTable()
-    var query = QueryParameters.none
-    var wildcardKeys: [String] = []
+    /// What rules see; kept and updated in place, rather than built (and its members retained)
+    /// for every rule evaluated.
+    var context: EvaluationContext
+    var query: QueryParameters {
+        get { context.query }
+        _modify { yield &context.query }
+    }
+    var wildcardKeys: [String] {
+        get { context.wildcardKeys }
+        _modify { yield &context.wildcardKeys }
+    }
+    /// The rule nodes on the path of the write entry being checked, kept between entries.
+    var chain: [(depth: Int, node: Int32, old: Int32, new: Int32, wildcards: Int)] = []
+    /// A buffer for splitting a read's path (from the caller's scratch, when given).
+    var pathKeys: [String] = []
     var log: [RuleEvaluation] = []
     /// The evaluation that decided: the first that denied, or the one that granted.
     var decisive: Int?
-    var rootEntry: Int32 = -1
+    var rootEntry: Int32 {
+        get { context.root }
+        set { context.root = newValue }
+    }
 
-    init(ruleset: CompiledRuleset, auth: AuthValue, now: Double, tracer: T, explain: Bool) {
+    init(ruleset: CompiledRuleset, tables: EngineTables, auth: AuthValue, now: Double, tracer: T, explain: Bool) {
         self.ruleset = ruleset
+        self.tables = tables
         self.auth = auth
         self.now = now
         self.tracer = tracer
         self.explain = explain
+        self.context = EvaluationContext(auth: auth, now: now, query: .none, wildcardKeys: [], root: -1, data: -1, newData: -1)
+    }
+
+    /// Moves the scratch storage in (the arrays move, so they stay uniquely referenced).
+    mutating func take(_ scratch: inout DecisionScratch) {
+        swap(&vm, &scratch.vm)
+        swap(&snaps, &scratch.snaps)
+        swap(&pathKeys, &scratch.keys)
+        swap(&context.wildcardKeys, &scratch.wildcardKeys)
+        swap(&chain, &scratch.chain)
+    }
+
+    /// Moves the scratch storage back out, emptied.
+    mutating func give(_ scratch: inout DecisionScratch) {
+        take(&scratch)
+        scratch.clear()
     }
 
     mutating func decide(_ op: DatabaseOperation, _ root: DataNode?) -> Decision {
         switch op {
         case .read(let path, let q):
             query = q
-            let keys: [String]
-            do { keys = try DataPath(validating: path).keys } catch { return reject("read \(path)", root, error.message) }
+            // The common case splits into the reused buffer; anything unusual takes the
+            // validating parser, which names the problem.
+            var keys = pathKeys
+            pathKeys = []
+            if !DataPath.splitValidKeys(path, into: &keys) || keys.count > DataLimits.maxPathLevels {
+                do { keys = try DataPath(validating: path).keys } catch { return reject("read \(path)", root, error.message) }
+            }
             let ok = read(keys, root)
+            defer { pathKeys = keys }
             return finish("read \(display(keys))", ok, root, ok ? nil : "no .read rule on \(display(keys)) or above it granted the read")
         case .set(let path, let value):
             do {
@@ -119,18 +177,20 @@ struct Evaluator<T: Tracer> {
         rootEntry = snaps.addRoot(root)
         var entry = rootEntry
         var nodeIndex: Int32 = 0
-        wildcardKeys.removeAll(keepingCapacity: true)
+        wildcardKeys.clearKeepingCapacity()
         var depth = 0
         while true {
-            let node = ruleset.nodes[Int(nodeIndex)]
-            if node.read >= 0 {
-                let outcome = evaluate(node.read, data: entry, newData: -1)
+            // Members are read through the array, not a copy of the node (which would retain
+            // and release its dictionary and strings on every level).
+            let readRule = tables.nodes[Int(nodeIndex)].read
+            if readRule >= 0 {
+                let outcome = evaluate(readRule, data: entry, newData: -1)
                 if explain { decisive = log.count - 1 }
                 if outcome.isTrue { return true }
             }
             if depth == keys.count { return false }
             let key = keys[depth]
-            guard let (child, isWildcard) = node.child(key) else { return false }
+            guard let (child, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { return false }
             if isWildcard { wildcardKeys.append(key) }
             nodeIndex = child
             entry = snaps.addChild(of: entry, key: key)
@@ -140,17 +200,17 @@ struct Evaluator<T: Tracer> {
 
     // MARK: - Writes
 
-    private mutating func write(_ title: String, _ entries: [([String], DataInput)], _ oldRoot: DataNode?) -> Decision {
+    private mutating func write(_ title: @autoclosure () -> String, _ entries: [([String], DataInput)], _ oldRoot: DataNode?) -> Decision {
         query = .none
         // 1. One merged new tree, with server values resolved against the tree before the write.
         var newRoot = oldRoot
         for (keys, input) in entries {
             // Keys, string sizes and depth of the written value, checked before any rule runs.
-            do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title, oldRoot, error.message) }
+            do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title(), oldRoot, error.message) }
             let existing = oldRoot?.descendant(keys)
             let node = input.resolved(now: now, existing: existing)
             if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
-                return reject(title, oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
+                return reject(title(), oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
             }
             newRoot = DataNode.replacing(newRoot, at: DataPath(keys: keys), with: node)
         }
@@ -167,16 +227,17 @@ struct Evaluator<T: Tracer> {
             var permitted = false
             var nodeIndex: Int32 = 0
             var oldEntry = rootEntry, newEntry = newRootEntry
-            wildcardKeys.removeAll(keepingCapacity: true)
-            var chain: [(depth: Int, node: Int32, old: Int32, new: Int32, wildcards: Int)] = []
+            wildcardKeys.clearKeepingCapacity()
+            chain.clearKeepingCapacity()
+            chain.reserveCapacity(keys.count + 1)
             var depth = 0
             var reachedTarget = false
             var lastWrite: Int?
             while true {
-                let node = ruleset.nodes[Int(nodeIndex)]
+                let writeRule = tables.nodes[Int(nodeIndex)].write
                 chain.append((depth, nodeIndex, oldEntry, newEntry, wildcardKeys.count))
-                if !permitted && node.write >= 0 {
-                    permitted = evaluate(node.write, data: oldEntry, newData: newEntry).isTrue
+                if !permitted && writeRule >= 0 {
+                    permitted = evaluate(writeRule, data: oldEntry, newData: newEntry).isTrue
                     if explain { lastWrite = log.count - 1 }
                 }
                 if depth == keys.count {
@@ -184,7 +245,7 @@ struct Evaluator<T: Tracer> {
                     break
                 }
                 let key = keys[depth]
-                guard let (child, isWildcard) = node.child(key) else { break }
+                guard let (child, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { break }
                 if isWildcard { wildcardKeys.append(key) }
                 nodeIndex = child
                 oldEntry = snaps.addChild(of: oldEntry, key: key)
@@ -201,48 +262,46 @@ struct Evaluator<T: Tracer> {
             // 3a. Validation of the ancestors and the written location, where the new data is non-null.
             let allKeys = wildcardKeys
             for link in chain {
-                let node = ruleset.nodes[Int(link.node)]
-                guard node.validate >= 0, snaps[link.new].node != nil else { continue }
+                let validateRule = tables.nodes[Int(link.node)].validate
+                guard validateRule >= 0, snaps[link.new].node != nil else { continue }
                 // Entries of one update can share ancestors; each is validated once.
                 if entries.count > 1 {
                     guard validated.insert(DataPath(keys: Array(keys.prefix(link.depth)))).inserted else { continue }
                 }
                 if wildcardKeys.count != link.wildcards { wildcardKeys = Array(allKeys.prefix(link.wildcards)) }
-                if !evaluate(node.validate, data: link.old, newData: link.new).isTrue {
+                if !evaluate(validateRule, data: link.old, newData: link.new).isTrue {
                     if denial == nil { decisive = log.count - 1 }
-                    denial = denial ?? "\(ruleset.rules[Int(node.validate)].rulePath) failed on \(display(Array(keys.prefix(link.depth))))"
+                    denial = denial ?? "\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(Array(keys.prefix(link.depth))))"
                     if !explain { break }
                 }
             }
             if denial != nil && !explain { break }
             // 3b. Validation of the written subtree (below the location; it was validated above).
             wildcardKeys = allKeys
-            if reachedTarget, ruleset.nodes[Int(nodeIndex)].validatesBelow, snaps[newEntry].node != nil {
+            if reachedTarget, tables.nodes[Int(nodeIndex)].validatesBelow, snaps[newEntry].node != nil {
                 if !validateSubtree(nodeIndex, oldEntry, newEntry, &denial) && !explain { break }
             }
         }
         let allowed = denial == nil
-        return finish(title, allowed, allowed ? newRoot : oldRoot, denial)
+        return finish(title(), allowed, allowed ? newRoot : oldRoot, denial)
     }
 
     /// Validates every non-null descendant of a written location that has rules, depth first.
     /// Returns false on the first failure (and keeps going only when explaining).
     private mutating func validateSubtree(_ nodeIndex: Int32, _ oldEntry: Int32, _ newEntry: Int32, _ denial: inout String?) -> Bool {
         guard let newNode = snaps[newEntry].node, newNode.value == nil else { return true }
-        let rule = ruleset.nodes[Int(nodeIndex)]
         var ok = true
-        for (i, key) in newNode.keys.enumerated() {
-            _ = i
-            guard let (childIndex, isWildcard) = rule.child(key) else { continue }
-            let child = ruleset.nodes[Int(childIndex)]
-            guard child.validatesBelow else { continue }
+        for key in newNode.keys {
+            guard let (childIndex, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { continue }
+            guard tables.nodes[Int(childIndex)].validatesBelow else { continue }
+            let validateRule = tables.nodes[Int(childIndex)].validate
             let o = snaps.addChild(of: oldEntry, key: key)
             let n = snaps.addChild(of: newEntry, key: key)
             if isWildcard { wildcardKeys.append(key) }
             defer { if isWildcard { wildcardKeys.removeLast() } }
-            if child.validate >= 0 && !evaluate(child.validate, data: o, newData: n).isTrue {
+            if validateRule >= 0 && !evaluate(validateRule, data: o, newData: n).isTrue {
                 if denial == nil { decisive = log.count - 1 }
-                denial = denial ?? "\(ruleset.rules[Int(child.validate)].rulePath) failed on \(display(snaps.path(of: n)))"
+                denial = denial ?? "\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(snaps.path(of: n)))"
                 ok = false
                 if !explain { return false }
             }
@@ -257,10 +316,15 @@ struct Evaluator<T: Tracer> {
     // MARK: - Rules
 
     private mutating func evaluate(_ ruleIndex: Int32, data: Int32, newData: Int32) -> RuleOutcome {
-        let ctx = EvaluationContext(
-            auth: auth, now: now, query: query, wildcardKeys: wildcardKeys,
-            root: rootEntry, data: data, newData: newData)
-        let outcome = vm.run(Int(ruleIndex), in: ruleset, context: ctx, snapshots: &snaps, tracer: &tracer)
+        context.data = data
+        context.newData = newData
+        let rule = tables.rules[Int(ruleIndex)]
+        let outcome: RuleOutcome
+        if rule.constant >= 0 {
+            outcome = .value(rule.constant == 1)
+        } else {
+            outcome = vm.run(code: rule.codeStart..<rule.codeEnd, in: ruleset, context: context, snapshots: &snaps, tracer: &tracer)
+        }
         if explain { record(Int(ruleIndex), outcome, data) }
         return outcome
     }
@@ -327,16 +391,17 @@ struct Evaluator<T: Tracer> {
 
     // MARK: - Results
 
-    private func finish(_ title: String, _ allowed: Bool, _ root: DataNode?, _ reason: String?) -> Decision {
-        var explanation = explain ? Explanation(operation: title, allowed: allowed, rejection: nil, evaluations: log) : nil
+    /// `title` is only built when explaining: a plain decision must not pay for the text.
+    private func finish(_ title: @autoclosure () -> String, _ allowed: Bool, _ root: DataNode?, _ reason: String?) -> Decision {
+        var explanation = explain ? Explanation(operation: title(), allowed: allowed, rejection: nil, evaluations: log) : nil
         if !allowed || decisive.map({ log.indices.contains($0) && log[$0].outcome.isTrue }) == true {
             explanation?.decisiveIndex = decisive
         }
         return Decision(allowed: allowed, newRoot: root, reason: allowed ? nil : reason, explanation: explanation)
     }
 
-    private func reject(_ title: String, _ root: DataNode?, _ why: String) -> Decision {
-        let explanation = explain ? Explanation(operation: title, allowed: false, rejection: why, evaluations: log) : nil
+    private func reject(_ title: @autoclosure () -> String, _ root: DataNode?, _ why: String) -> Decision {
+        let explanation = explain ? Explanation(operation: title(), allowed: false, rejection: why, evaluations: log) : nil
         return Decision(allowed: false, newRoot: root, reason: why, explanation: explanation)
     }
 

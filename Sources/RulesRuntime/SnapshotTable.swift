@@ -21,7 +21,11 @@ public struct SnapshotTable: Sendable {
     public init() {}
 
     /// Forgets every entry, keeping the storage.
-    public mutating func reset() { entries.removeAll(keepingCapacity: true) }
+    public mutating func reset() {
+        entries.clearKeepingCapacity()
+        // One allocation up front instead of a doubling series for a typical operation.
+        if entries.capacity < 32 { entries.reserveCapacity(32) }
+    }
 
     /// Adds the root of a tree and returns its index.
     public mutating func addRoot(_ node: DataNode?) -> Int32 {
@@ -38,7 +42,18 @@ public struct SnapshotTable: Sendable {
 
     /// Adds the location at a relative slash path below `parent` (empty segments are skipped).
     public mutating func addDescendant(of parent: Int32, path: String) -> Int32 {
-        addDescendant(of: parent, keys: path.split(separator: "/").map(String.init))
+        // Most arguments are one key (`child('uid')`): no "/" byte at all means the split below
+        // would give the whole text (or nothing, for ""), so skip it. It works on Characters,
+        // which costs far more than the look-up itself.
+        var hasSlash = false
+        for byte in path.utf8 where byte == UInt8(ascii: "/") {
+            hasSlash = true
+            break
+        }
+        if !hasSlash {
+            return path.isEmpty ? addDescendant(of: parent, keys: []) : addChild(of: parent, key: path)
+        }
+        return addDescendant(of: parent, keys: path.split(separator: "/").map(String.init))
     }
 
     /// Adds the location at a path already split into keys below `parent`.

@@ -12,6 +12,9 @@ public struct VM: Sendable {
     /// Creates a VM.
     public init() {}
 
+    /// Empties the stack, keeping its capacity.
+    mutating func clear() { stack.clearKeepingCapacity() }
+
     /// Evaluates rule `ruleIndex` of `ruleset`.
     public mutating func run<T: Tracer>(
         _ ruleIndex: Int, in ruleset: CompiledRuleset, context: EvaluationContext,
@@ -19,10 +22,22 @@ public struct VM: Sendable {
     ) -> RuleOutcome {
         let rule = ruleset.rules[ruleIndex]
         if let c = rule.constant { return .value(c) }
-        stack.removeAll(keepingCapacity: true)
-        stack.reserveCapacity(ruleset.maxStackDepth)
+        stack.clearKeepingCapacity()
+        if stack.capacity < ruleset.maxStackDepth { stack.reserveCapacity(ruleset.maxStackDepth) }
         return ruleset.instructions.withUnsafeBufferPointer { code in
             execute(code, from: rule.codeStart, to: rule.codeEnd, ruleset, context, &snapshots, &tracer)
+        }
+    }
+
+    /// Evaluates the code of one rule (`codeStart ..< codeEnd` of a ``CompiledRule``).
+    mutating func run<T: Tracer>(
+        code range: Range<Int>, in ruleset: CompiledRuleset, context: EvaluationContext,
+        snapshots: inout SnapshotTable, tracer: inout T
+    ) -> RuleOutcome {
+        stack.clearKeepingCapacity()
+        if stack.capacity < ruleset.maxStackDepth { stack.reserveCapacity(ruleset.maxStackDepth) }
+        return ruleset.instructions.withUnsafeBufferPointer { code in
+            execute(code, from: range.lowerBound, to: range.upperBound, ruleset, context, &snapshots, &tracer)
         }
     }
 

@@ -338,12 +338,31 @@ struct ExpressionLexer {
         return table
     }()
 
+    /// ``spellings`` keyed by their bytes packed into an integer (first byte lowest, the length
+    /// above them, so a NUL byte cannot pass for a shorter spelling): an integer look-up avoids
+    /// building a `String` and hashing it for each candidate length.
+    private static let packedSpellings: [UInt64: Spelling] = {
+        var table: [UInt64: Spelling] = [:]
+        for (spelling, kind) in spellings { table[pack(Array(spelling.utf8)[...])] = kind }
+        return table
+    }()
+
+    private static func pack(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for b in bytes.prefix(4) {
+            value |= UInt64(b) << shift
+            shift += 8
+        }
+        return value | UInt64(bytes.count) << 32
+    }
+
     private mutating func lexPunctuator() throws(ExpressionSyntaxError) -> ExpressionToken {
         let start = position
         if bytes[start] < 0x80 {
             for length in stride(from: min(4, bytes.count - start), through: 1, by: -1) {
+                guard let kind = Self.packedSpellings[Self.pack(bytes[start..<(start + length)])] else { continue }
                 let spelling = String(decoding: bytes[start..<(start + length)], as: UTF8.self)
-                guard let kind = Self.spellings[spelling] else { continue }
                 let range = SourceRange(start, start + length)
                 switch kind {
                 case .token(let p):

@@ -234,3 +234,15 @@ private let tooDeep = "Expression is nested too deeply (more than 200 levels)."
         }
     }
 }
+
+/// Operators are matched by their exact bytes: a NUL after one is not part of it.
+@Suite struct PunctuatorBytesTests {
+    @Test func nulAfterAnOperatorIsNotSwallowed() {
+        let parsed = ExpressionParser.parse("(\u{0}true)")
+        #expect(parsed.root == nil)
+        #expect(parsed.diagnostics.first?.range.start == 1)
+        let plain = ExpressionParser.parse("(true) === (1 >= 0) && !(2 !== 3)")
+        #expect(plain.root != nil)
+        #expect(plain.diagnostics.isEmpty)
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import RulesSyntax
+import RulesTesting
+
+/// The output format of `rules bench`.
+public enum BenchOutputFormat: String, Sendable, CaseIterable {
+    /// Tables for people.
+    case text
+    /// One JSON object (see ``BenchReport/json()``).
+    case json
+}
+
+/// What `rules bench` was asked to do.
+public struct BenchCLIOptions: Sendable {
+    /// Spec files and directories, or rules files with ``compileOnly``.
+    public var paths: [String]
+    /// `--compile-only`: the paths are rules files; time loading, checking and compiling them.
+    public var compileOnly = false
+    /// `--suite`: run the built-in suite.
+    public var suite = false
+    /// `--quick`: shorter rounds, fewer of them.
+    public var quick = false
+    /// `--format`.
+    public var format: BenchOutputFormat = .text
+    /// `--iterations N`: fixed operations per round instead of calibrating.
+    public var iterations: Int?
+    /// `--rounds N`: timed rounds.
+    public var rounds: Int?
+    /// `--rules FILE`: rules for specs without `rules:`.
+    public var rulesPath: String?
+    /// `--blog-rules FILE`: the suite's blog rules.
+    public var blogRulesPath = "rules-examples/blog/database.rules.json"
+    /// `--filter TEXT`: only suite cases whose group or name contains the text.
+    public var filter: String?
+    /// `--sizes N,N,...`: database sizes (nodes) for the suite.
+    public var sizes: [Int]?
+    /// `--corpus DIR`: rules files whose compile time the suite measures.
+    public var corpusPath: String? = "../shared/corpus"
+
+    /// Creates options for these paths.
+    public init(paths: [String]) { self.paths = paths }
+}
+
+/// What `rules bench` printed and how it ended.
+public struct BenchCLIOutput: Sendable {
+    /// Standard output.
+    public var stdout: String
+    /// Standard error.
+    public var stderr: String
+    /// 0 measured, 2 unusable input.
+    public var exitCode: Int32
+    /// The measurements (nil when the input could not be used).
+    public var report: BenchReport?
+}
+
+/// `rules bench`, as a function: load, measure, report. The command only prints what this returns.
+public enum BenchCLI {
+    /// True when this code was compiled with optimisation (a release build).
+    public static var isOptimized: Bool {
+        #if DEBUG
+        false
+        #else
+        true
+        #endif
+    }
+
+    /// Checks the options; nil when they can be used, else the message.
+    public static func validate(_ options: BenchCLIOptions) -> String? {
+        if let n = options.iterations, n < 1 { return "--iterations must be at least 1" }
+        if let n = options.rounds, n < 1 { return "--rounds must be at least 1" }
+        if let sizes = options.sizes, sizes.isEmpty || sizes.contains(where: { $0 < 12 || $0 > 50_000_000 }) {
+            return "--sizes must list database sizes from 12 to 50000000 nodes"
+        }
+        if options.compileOnly && options.suite { return "--compile-only and --suite cannot be combined" }
+        if options.paths.isEmpty && !options.suite {
+            return options.compileOnly ? "no rules files given" : "no spec files given (or use --suite)"
+        }
+        return nil
+    }
+
+    /// Runs the whole command; `progress` is told what is measured next.
+    public static func run(_ options: BenchCLIOptions, progress: (String) -> Void = { _ in }) -> BenchCLIOutput {
+        if let message = validate(options) {
+            return BenchCLIOutput(stdout: "", stderr: "error: \(message)\n", exitCode: 2, report: nil)
+        }
+        var timer = options.quick ? BenchTimer.quick : BenchTimer()
+        if let r = options.rounds { timer.rounds = r }
+        timer.fixedIterations = options.iterations
+        let compileTimer = BenchTimer(roundTime: .zero, rounds: options.rounds ?? (options.quick ? 5 : 15), fixedIterations: 1)
+        let bench = SpecBenchmark(timer: timer, compileTimer: compileTimer)
+        var report = BenchReport()
+        if !isOptimized {
+            report.warnings.append("this is a debug build: figures are not representative (build with `swift build -c release` and run .build/release/rules)")
+        }
+        var errors: [String] = []
+
+        if options.compileOnly {
+            for path in options.paths {
+                progress("compile \(path)")
+                switch bench.compile(path: path) {
+                case .success(let t): report.files.append(t)
+                case .failure(let e): errors.append(e.message)
+                }
+            }
+        } else if !options.paths.isEmpty {
+            var specs: [TestSpec] = []
+            var loader = TestSpecLoader(defaultRulesPath: options.rulesPath)
+            do {
+                for path in try TestSpecLoader.specFiles(in: options.paths) {
+                    do { specs.append(try loader.load(path: path)) } catch { errors += error.errors.map(\.description) }
+                }
+            } catch {
+                errors += error.errors.map(\.description)
+            }
+            if errors.isEmpty {
+                var seen = Set<String>()
+                for spec in specs where seen.insert(spec.rules.path).inserted {
+                    progress("compile \(spec.rules.path)")
+                    report.files.append(bench.compile(spec.rules.ruleset.file))
+                }
+                for spec in specs { report.operations += bench.operations(spec, progress: progress) }
+            }
+        }
+        if errors.isEmpty && options.suite {
+            var suite = BenchSuite(blogRulesPath: options.blogRulesPath, corpusPath: options.corpusPath, quick: options.quick)
+            suite.timer = timer
+            suite.filter = options.filter
+            if let sizes = options.sizes { suite.sizes = sizes }
+            if options.rounds != nil { suite.compileTimer = compileTimer }
+            do { report.suite = try suite.run(progress: progress) } catch { errors.append(error.message) }
+        }
+        if !errors.isEmpty {
+            return BenchCLIOutput(stdout: "", stderr: errors.map { $0 + "\n" }.joined(), exitCode: 2, report: nil)
+        }
+        let stdout = options.format == .json ? report.json() : report.text()
+        return BenchCLIOutput(stdout: stdout, stderr: "", exitCode: 0, report: report)
+    }
+}

@@ -1,0 +1,165 @@
+/// The children of a wide object (more than ``maxLeaf`` of them): a persistent B+ tree in
+/// ``KeyOrder``. Immutable; an update copies only the small nodes on one root-to-leaf path
+/// (at most ``maxLeaf`` or ``maxInner`` entries each), so writing under a node with a million
+/// children costs about as much as under one with a hundred. Without it every write copied the
+/// whole key and child arrays of each wide ancestor, and grew with the database.
+final class ChildTree: Sendable {
+    /// Most entries in a leaf; a leaf that grows past it splits in two.
+    static let maxLeaf = 64
+    /// Most subtrees under an inner node.
+    static let maxInner = 32
+
+    /// A leaf's keys, or an inner node's first key of each subtree.
+    let keys: [String]
+    /// A leaf's children (empty for an inner node).
+    let nodes: [DataNode]
+    /// An inner node's subtrees (empty for a leaf).
+    let subs: [ChildTree]
+    /// Children below.
+    let entryCount: Int
+    /// Data nodes below (the sum of the children's ``DataNode/count``).
+    let nodeCount: Int
+
+    var isLeaf: Bool { subs.isEmpty }
+
+    /// A leaf from sorted, non-empty keys and their children.
+    init(leafKeys: [String], nodes: [DataNode]) {
+        self.keys = leafKeys
+        self.nodes = nodes
+        self.subs = []
+        self.entryCount = nodes.count
+        var total = 0
+        for n in nodes { total += n.count }
+        self.nodeCount = total
+    }
+
+    /// An inner node over non-empty subtrees in order.
+    init(subs: [ChildTree]) {
+        var keys: [String] = []
+        keys.reserveCapacity(subs.count)
+        var entries = 0, total = 0
+        for s in subs {
+            keys.append(s.keys[0])
+            entries += s.entryCount
+            total += s.nodeCount
+        }
+        self.keys = keys
+        self.nodes = []
+        self.subs = subs
+        self.entryCount = entries
+        self.nodeCount = total
+    }
+
+    /// A balanced tree over sorted keys (more than zero) and their children.
+    static func build(keys: [String], nodes: [DataNode]) -> ChildTree {
+        // Leaves three-quarters full leave room for inserts before the first split.
+        let leafSize = maxLeaf * 3 / 4
+        var level: [ChildTree] = []
+        var start = 0
+        while start < keys.count {
+            let end = Swift.min(start + leafSize, keys.count)
+            level.append(ChildTree(leafKeys: Array(keys[start..<end]), nodes: Array(nodes[start..<end])))
+            start = end
+        }
+        let innerSize = maxInner * 3 / 4
+        while level.count > 1 {
+            var next: [ChildTree] = []
+            var i = 0
+            while i < level.count {
+                let end = Swift.min(i + innerSize, level.count)
+                next.append(ChildTree(subs: Array(level[i..<end])))
+                i = end
+            }
+            level = next
+        }
+        return level[0]
+    }
+
+    /// The child at `key`, or nil.
+    func find(_ key: String) -> DataNode? {
+        var tree = self
+        while !tree.isLeaf { tree = tree.subs[Self.subIndex(tree.keys, key)] }
+        let (index, found) = DataNode.search(tree.keys, key)
+        return found ? tree.nodes[index] : nil
+    }
+
+    /// The result of setting one child in a subtree.
+    enum Change {
+        /// Nothing changed.
+        case unchanged
+        /// The subtree is now these trees in order: none (it became empty), one, or two (a split).
+        case replaced([ChildTree])
+    }
+
+    /// This subtree with the child at `key` set to `child` (nil removes it).
+    func setting(_ key: String, _ child: DataNode?) -> Change {
+        if isLeaf {
+            let (index, found) = DataNode.search(keys, key)
+            var newKeys = keys, newNodes = nodes
+            if found {
+                if let child {
+                    if child === nodes[index] { return .unchanged }
+                    newNodes[index] = child
+                } else {
+                    if keys.count == 1 { return .replaced([]) }
+                    newKeys.remove(at: index)
+                    newNodes.remove(at: index)
+                }
+            } else {
+                guard let child else { return .unchanged }
+                newKeys.insert(key, at: index)
+                newNodes.insert(child, at: index)
+            }
+            if newKeys.count > Self.maxLeaf {
+                let half = newKeys.count / 2
+                return .replaced([
+                    ChildTree(leafKeys: Array(newKeys[..<half]), nodes: Array(newNodes[..<half])),
+                    ChildTree(leafKeys: Array(newKeys[half...]), nodes: Array(newNodes[half...])),
+                ])
+            }
+            return .replaced([ChildTree(leafKeys: newKeys, nodes: newNodes)])
+        }
+        let i = Self.subIndex(keys, key)
+        guard case .replaced(let parts) = subs[i].setting(key, child) else { return .unchanged }
+        var newSubs = subs
+        newSubs.replaceSubrange(i...i, with: parts)
+        if newSubs.isEmpty { return .replaced([]) }
+        if newSubs.count > Self.maxInner {
+            let half = newSubs.count / 2
+            return .replaced([ChildTree(subs: Array(newSubs[..<half])), ChildTree(subs: Array(newSubs[half...]))])
+        }
+        return .replaced([ChildTree(subs: newSubs)])
+    }
+
+    /// The tree with the child at `key` set; nil when it became empty, `self` when unchanged.
+    /// A root left with one subtree is replaced by it, so the height shrinks as the tree does.
+    func settingRoot(_ key: String, _ child: DataNode?) -> ChildTree? {
+        switch setting(key, child) {
+        case .unchanged: return self
+        case .replaced(let parts):
+            if parts.isEmpty { return nil }
+            if parts.count == 1 {
+                var root = parts[0]
+                while !root.isLeaf && root.subs.count == 1 { root = root.subs[0] }
+                return root
+            }
+            return ChildTree(subs: parts)
+        }
+    }
+
+    /// Calls `body` with each key and child in order.
+    func forEach(_ body: (String, DataNode) -> Void) {
+        if isLeaf {
+            for i in keys.indices { body(keys[i], nodes[i]) }
+        } else {
+            for s in subs { s.forEach(body) }
+        }
+    }
+
+    /// The subtree of an inner node that holds `key`: the last whose first key is not above it.
+    private static func subIndex(_ firstKeys: [String], _ key: String) -> Int {
+        let (index, found) = DataNode.search(firstKeys, key)
+        if found { return index }
+        return Swift.max(index - 1, 0)
+    }
+}

@@ -1,0 +1,89 @@
+import Testing
+
+@testable import RulesRuntime
+
+/// Objects with more children than fit in one flat array use a persistent B+ tree
+/// (``ChildTree``); they must behave exactly like flat ones.
+@Suite struct WideNodeTests {
+    /// A deterministic generator (xorshift), so failures repeat.
+    struct Generator {
+        var state: UInt64
+        mutating func next(_ bound: Int) -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % UInt64(bound))
+        }
+    }
+
+    static func leaf(_ n: Int) -> DataNode { DataNode(leaf: .number(Double(n))) }
+
+    /// Random inserts, replacements and removals on one object, checked against a model.
+    @Test(arguments: [1 as UInt64, 2, 3])
+    func randomEditsMatchAModel(seed: UInt64) throws {
+        var random = Generator(state: 0x9E37_79B9_7F4A_7C15 &+ seed)
+        // Integer-like and text keys, so KeyOrder's two classes mix.
+        let keyPool = (0..<600).map { i in i % 3 == 0 ? String(i) : "k\(i)" }
+        var model: [String: Int] = [:]
+        var node: DataNode? = nil
+        var versions: [(DataNode?, [String: Int])] = []
+        for step in 0..<3_000 {
+            let key = keyPool[random.next(keyPool.count)]
+            if random.next(4) == 0 {
+                model[key] = nil
+                node = DataNode.replacing(node, at: DataPath(keys: [key]), with: nil)
+            } else {
+                model[key] = step
+                node = DataNode.replacing(node, at: DataPath(keys: [key]), with: Self.leaf(step))
+            }
+            if step % 500 == 0 { versions.append((node, model)) }
+        }
+        versions.append((node, model))
+        // Every version still reads as it did: updates never change an older tree.
+        for (version, expected) in versions {
+            let expectedKeys = expected.keys.sorted { KeyOrder.compare($0, $1) < 0 }
+            #expect((version?.keys ?? []) == expectedKeys)
+            #expect((version?.childCount ?? 0) == expected.count)
+            #expect((version?.count ?? 0) == (expected.isEmpty ? 0 : expected.count + 1))
+            for key in keyPool {
+                #expect(version?.child(key)?.value == expected[key].map { .number(Double($0)) })
+            }
+            var seen: [String] = []
+            version?.forEachChild { k, _ in seen.append(k) }
+            #expect(seen == expectedKeys)
+        }
+    }
+
+    @Test func wideObjectsCompareAndExportLikeFlatOnes() throws {
+        let pairs = (0..<1_000).map { ("c\($0)", Self.leaf($0)) }
+        let wide = try #require(DataNode.object(pairs))
+        #expect(wide.childCount == 1_000)
+        #expect(wide.count == 1_001)
+        // The same content built one child at a time.
+        var built: DataNode? = nil
+        for (k, v) in pairs.reversed() { built = built?.settingChild(k, to: v) ?? DataNode.object([(k, v)]) }
+        #expect(try #require(built).isEqual(to: wide))
+        #expect(built?.exportJSON() == wide.exportJSON())
+        #expect(wide.exportJSON().hasPrefix(#"{"c0":0,"c1":1,"c10":10,"#))
+        // Removing all but a few children makes it flat again, with the same answers.
+        var shrinking: DataNode? = wide
+        for i in 3..<1_000 { shrinking = shrinking?.settingChild("c\(i)", to: nil) }
+        #expect(shrinking?.keys == ["c0", "c1", "c2"])
+        #expect(shrinking?.count == 4)
+        for i in 0..<1_000 { shrinking = shrinking?.settingChild("c\(i)", to: nil) }
+        #expect(shrinking == nil)
+    }
+
+    @Test func writingIntoAWideObjectSharesUntouchedChildren() throws {
+        let pairs = (0..<5_000).map { ("p\($0)", DataNode.object([("v", Self.leaf($0))])!) }
+        let old = try #require(DataNode.object(pairs))
+        let new = try #require(DataNode.replacing(old, at: DataPath(keys: ["p42", "v"]), with: Self.leaf(-1)))
+        #expect(new.descendant(["p42", "v"])?.value == .number(-1))
+        #expect(old.descendant(["p42", "v"])?.value == .number(42))
+        #expect(new.child("p4999") === old.child("p4999"))
+        #expect(new.count == old.count)
+        // Setting the same node changes nothing.
+        #expect(DataNode.replacing(old, at: DataPath(keys: ["p7"]), with: old.child("p7")) === old)
+        #expect(DataNode.replacing(old, at: DataPath(keys: ["missing"]), with: nil) === old)
+    }
+}
