@@ -62,6 +62,11 @@ struct Evaluator<T: Tracer> {
     }
 
     mutating func decide(_ op: DatabaseOperation, _ root: DataNode?) -> Decision {
+        // `now` is the value of `now` and of server timestamps; a clock that is not a number
+        // would store NaN or infinity, which no client can write. Fail closed.
+        guard now.isFinite else {
+            return reject(op.kindName, root, "Internal error: the server time \(now) is not a finite number.")
+        }
         switch op {
         case .read(let path, let q):
             query = q
