@@ -64,6 +64,9 @@ struct Evaluator<T: Tracer> {
     mutating func decide(_ op: DatabaseOperation, _ root: DataNode?) -> Decision {
         // `now` is the value of `now` and of server timestamps; a clock that is not a number
         // would store NaN or infinity, which no client can write. Fail closed.
+        if let defect = ruleset.defect {
+            return reject(op.kindName, root, "Internal error: the compiled rules are inconsistent (\(defect)); every operation is denied.")
+        }
         guard now.isFinite else {
             return reject(op.kindName, root, "Internal error: the server time \(now) is not a finite number.")
         }
