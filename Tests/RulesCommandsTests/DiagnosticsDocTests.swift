@@ -185,7 +185,7 @@ private func captures(_ pattern: String, in text: String) throws -> [String] {
             .multipleWildcards, .wildcardName, .wildcardShadowed, .unknownVariable, .newDataInRead, .noSuchMember,
             .notAFunction, .invalidOperand, .notBoolean, .argumentCount, .argumentType, .misplacedLiteral, .invalidIndex,
             .regexFlags, .regexUnsupported, .regexAnchor, .regexEmptyAlternative, .regexSyntax, .regexCompile,
-            .unreadableFile,
+            .unreadableFile, .rulesFileLarge, .rulesFileTooLarge,
         ]
         for c in constants {
             #expect(DiagnosticCatalog.entry(c) != nil, "\(c)")
