@@ -33,6 +33,15 @@ func fuzzEngine(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     let plain = seed.engine.decide(op, on: root, auth: auth, now: now)
     FuzzCheck.decision(plain, for: op, on: root)
+    // An allowed update's tree is the same as applying its entries one by one.
+    if plain.allowed, case .update(let path, let values) = op, let base = try? DataPath(validating: path) {
+        var expected = root
+        for (relative, value) in values {
+            guard let keys = try? base.appending(DataPath(validating: relative)) else { FuzzCheck.fail("allowed a bad path") }
+            expected = DataNode.replacing(expected, at: keys, with: value.resolved(now: now, existing: root?.descendant(keys.keys)))
+        }
+        FuzzCheck.that(FuzzCheck.same(plain.newRoot, expected), "update merged differently from one by one")
+    }
     let explained = seed.engine.decide(op, on: root, auth: auth, now: now, explain: true)
     FuzzCheck.that(plain.allowed == explained.allowed, "explain changed the decision of \(op.kindName)")
     FuzzCheck.that(FuzzCheck.same(plain.newRoot, explained.newRoot),
