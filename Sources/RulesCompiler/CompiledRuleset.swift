@@ -35,6 +35,10 @@ public final class CompiledRuleset: Sendable {
     public let maxStackDepth: Int
     /// Warnings found while compiling.
     public let diagnostics: [Diagnostic]
+    /// Why the ruleset must not run, when its tables are inconsistent (an index out of range, a
+    /// jump outside its rule); nil for every ruleset the compiler produces. The engine denies
+    /// every operation on a ruleset with a defect instead of trusting its tables.
+    public let defect: String?
 
     /// Creates a ruleset (see ``BytecodeCompiler``).
     public init(
@@ -55,5 +59,9 @@ public final class CompiledRuleset: Sendable {
         self.regexes = regexes
         self.maxStackDepth = maxStackDepth
         self.diagnostics = diagnostics
+        self.defect = BytecodeVerifier.defect(
+            nodes: nodes, rules: rules, instructions: instructions, instructionRanges: instructionRanges,
+            instructionNodes: instructionNodes, numbers: numbers.count, strings: strings.count, regexes: regexes.count,
+            maxStackDepth: maxStackDepth)
     }
 }

@@ -28,6 +28,8 @@ public enum DiagnosticCatalog {
     /// All codes, grouped by phase, lints last.
     public static let all: [Entry] = [
         e(.unreadableFile, .error, "The file cannot be read.", "The path does not exist or is not readable."),
+        e(.rulesFileLarge, .warning, "A rules file larger than the documented 256 KB.", "Firebase documents a limit of 256 KB for rules files (a dry run accepted a little more); a real deploy may fail. Split long rules or remove repetition."),
+        e(.rulesFileTooLarge, .error, "A rules file larger than 10 MB.", "The file is not read at all; the limit bounds the work one compilation can take."),
         // JSON
         e("json-syntax", .error, "The file is not valid JSON.", "Rules files are JSON with comments allowed. The message names what was expected and what was found."),
         e("json-trailing-comma", .warning, "A trailing comma before '}' or ']'.", "The server's parser is lenient here, but strict JSON tools reject the file. Remove the comma."),

@@ -1,6 +1,11 @@
 import RulesSyntax
 
 extension DiagnosticCode {
+    // The file's size (docs/limits.md).
+    /// A rules file larger than ``RulesFileLimits/documentedBytes``.
+    public static let rulesFileLarge: DiagnosticCode = "rules-file-large"
+    /// A rules file larger than ``RulesFileLimits/maxBytes``; it is not read.
+    public static let rulesFileTooLarge: DiagnosticCode = "rules-file-too-large"
     // The rules document (spec §1).
     /// The document has no `rules` property.
     public static let rulesMissing: DiagnosticCode = "rules-missing"

@@ -14,9 +14,14 @@ public struct CompilationResult: Sendable {
 public enum RulesCompiler {
     /// Compiles the rules in a source file.
     public static func compile(_ file: SourceFile, expressionLimits: ExpressionLimits = .default) -> CompilationResult {
+        let sizeDiagnostic = RulesFileLimits.diagnostic(forSize: file.bytes.count)
+        if let sizeDiagnostic, sizeDiagnostic.severity == .error {
+            return CompilationResult(ruleset: nil, tree: nil, diagnostics: [sizeDiagnostic])
+        }
         var loader = RulesDocumentLoader(file: file)
         loader.expressionLimits = expressionLimits
-        let (tree, found) = loader.load()
+        var (tree, found) = loader.load()
+        if let sizeDiagnostic { found.append(sizeDiagnostic) }
         let diagnostics = found.sorted { ($0.range.start, $0.range.end) < ($1.range.start, $1.range.end) }
         guard let tree, !diagnostics.containsErrors else {
             return CompilationResult(ruleset: nil, tree: tree, diagnostics: diagnostics)

@@ -310,6 +310,79 @@ public final class DataNode: Sendable {
         return replacement
     }
 
+    /// The tree with several nodes replaced at once: the same result as calling
+    /// ``replacing(_:at:with:)`` for each entry in turn, for paths of which none is a prefix of
+    /// another (a multi-path update), but in time O(n log n) in the number of entries instead of
+    /// copying a parent's child list once per entry.
+    public static func replacing(_ root: DataNode?, entries: [(keys: [String], node: DataNode?)]) -> DataNode? {
+        if entries.count == 1 { return replacing(root, at: DataPath(keys: entries[0].keys), with: entries[0].node) }
+        return merge(root, entries[...], depth: 0)
+    }
+
+    /// `base` (the node at the common prefix of `entries`, of length `depth`) with `entries` applied.
+    private static func merge(_ base: DataNode?, _ entries: ArraySlice<(keys: [String], node: DataNode?)>, depth: Int) -> DataNode? {
+        var base = base
+        var below: [(keys: [String], node: DataNode?)] = []
+        for entry in entries {
+            // An entry that ends here replaces the node; entries after it apply on top of it.
+            if entry.keys.count == depth {
+                base = entry.node
+                below.removeAll()
+            } else {
+                below.append(entry)
+            }
+        }
+        if below.isEmpty { return base }
+        // Group by the next key (stable, by KeyOrder, so that equal keys are adjacent and keep
+        // their order; equality is by bytes).
+        let sorted = below.enumerated().sorted { x, y in
+            let c = KeyOrder.compare(x.element.keys[depth], y.element.keys[depth])
+            return c != 0 ? c < 0 : x.offset < y.offset
+        }.map(\.element)
+        var changes: [(key: String, node: DataNode?)] = []
+        var start = 0
+        while start < sorted.count {
+            let key = sorted[start].keys[depth]
+            var end = start + 1
+            while end < sorted.count, KeyOrder.compare(sorted[end].keys[depth], key) == 0 { end += 1 }
+            changes.append((key, merge(base?.child(key), sorted[start..<end], depth: depth + 1)))
+            start = end
+        }
+        return base.map { $0.settingChildren(changes) } ?? object(changes.compactMap { c in c.node.map { (c.key, $0) } })
+    }
+
+    /// This node with the children at the sorted, distinct keys of `changes` replaced (nil
+    /// removes); the same as calling ``settingChild(_:to:)`` for each, in one pass.
+    private func settingChildren(_ changes: [(key: String, node: DataNode?)]) -> DataNode? {
+        var newKeys: [String] = []
+        var newChildren: [DataNode] = []
+        newKeys.reserveCapacity(keys.count + changes.count)
+        newChildren.reserveCapacity(keys.count + changes.count)
+        var changed = false
+        var i = 0, j = 0
+        while i < keys.count || j < changes.count {
+            let c = i == keys.count ? 1 : j == changes.count ? -1 : KeyOrder.compare(keys[i], changes[j].key)
+            if c < 0 {
+                newKeys.append(keys[i])
+                newChildren.append(children[i])
+                i += 1
+                continue
+            }
+            if let node = changes[j].node {
+                newKeys.append(changes[j].key)
+                newChildren.append(node)
+                if c != 0 || node !== children[i] { changed = true }
+            } else if c == 0 {
+                changed = true
+            }
+            if c == 0 { i += 1 }
+            j += 1
+        }
+        if !changed { return self }
+        if newKeys.isEmpty { return value != nil ? self : nil }
+        return DataNode(sortedKeys: newKeys, children: newChildren, priority: priority)
+    }
+
     /// Deep structural equality: the same values (strings by bytes), priorities and children.
     public func isEqual(to other: DataNode) -> Bool {
         if self === other { return true }

@@ -27,7 +27,7 @@ public enum JSNumberFormatter {
         }
         let e = n - 1
         let sign = e < 0 ? "-" : "+"
-        let mantissa = k == 1 ? digits : String(digits.first!) + "." + String(digits.dropFirst())
+        let mantissa = k == 1 ? digits : String(digits.prefix(1)) + "." + String(digits.dropFirst())
         return mantissa + "e" + sign + String(abs(e))
     }
 

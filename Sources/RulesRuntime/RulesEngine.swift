@@ -114,6 +114,14 @@ struct Evaluator<T: Tracer> {
     }
 
     mutating func decide(_ op: DatabaseOperation, _ root: DataNode?) -> Decision {
+        // `now` is the value of `now` and of server timestamps; a clock that is not a number
+        // would store NaN or infinity, which no client can write. Fail closed.
+        if let defect = ruleset.defect {
+            return reject(op.kindName, root, "Internal error: the compiled rules are inconsistent (\(defect)); every operation is denied.")
+        }
+        guard now.isFinite else {
+            return reject(op.kindName, root, "Internal error: the server time \(now) is not a finite number.")
+        }
         switch op {
         case .read(let path, let q):
             query = q
@@ -203,7 +211,8 @@ struct Evaluator<T: Tracer> {
     private mutating func write(_ title: @autoclosure () -> String, _ entries: [([String], DataInput)], _ oldRoot: DataNode?) -> Decision {
         query = .none
         // 1. One merged new tree, with server values resolved against the tree before the write.
-        var newRoot = oldRoot
+        var resolved: [(keys: [String], node: DataNode?)] = []
+        resolved.reserveCapacity(entries.count)
         for (keys, input) in entries {
             // Keys, string sizes and depth of the written value, checked before any rule runs.
             do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title(), oldRoot, error.message) }
@@ -212,8 +221,10 @@ struct Evaluator<T: Tracer> {
             if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
                 return reject(title(), oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
             }
-            newRoot = DataNode.replacing(newRoot, at: DataPath(keys: keys), with: node)
+            resolved.append((keys, node))
         }
+        // All at once: applying a large update entry by entry copies a parent's child list per entry.
+        let newRoot = DataNode.replacing(oldRoot, entries: resolved)
         snaps.reset()
         rootEntry = snaps.addRoot(oldRoot)
         let newRootEntry = snaps.addRoot(newRoot)

@@ -20,6 +20,17 @@ public struct VM: Sendable {
         _ ruleIndex: Int, in ruleset: CompiledRuleset, context: EvaluationContext,
         snapshots: inout SnapshotTable, tracer: inout T
     ) -> RuleOutcome {
+        // The tables are trusted below only because the verifier checked them (see
+        // CompiledRuleset.defect); an unchecked ruleset or a bad index fails the rule.
+        if let defect = ruleset.defect {
+            return .error(RuntimeError("Internal error: the compiled rules are inconsistent (\(defect)).", range: .at(0)))
+        }
+        guard ruleset.rules.indices.contains(ruleIndex) else {
+            return .error(RuntimeError("Internal error: there is no rule \(ruleIndex).", range: .at(0)))
+        }
+        for entry in [context.root, context.data, context.newData] where entry < -1 || Int(entry) >= snapshots.entries.count {
+            return .error(RuntimeError("Internal error: snapshot \(entry) is not in the table.", range: .at(0)))
+        }
         let rule = ruleset.rules[ruleIndex]
         if let c = rule.constant { return .value(c) }
         stack.clearKeepingCapacity()

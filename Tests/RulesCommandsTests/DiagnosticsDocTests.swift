@@ -73,7 +73,7 @@ enum DiagnosticsDoc {
     /// Codes whose example cannot be written as a small JSON file (they need a missing file, a huge
     /// or deeply nested input, or bytes that are not UTF-8).
     static let examplesNotInJSON: Set<String> = [
-        "unreadable-file", "json-invalid-utf8", "json-too-deep", "expression-too-deep", "expression-too-long",
+        "unreadable-file", "rules-file-large", "rules-file-too-large", "json-invalid-utf8", "json-too-deep", "expression-too-deep", "expression-too-long",
     ]
 }
 
@@ -188,7 +188,7 @@ private func captures(_ pattern: String, in text: String) throws -> [String] {
             .multipleWildcards, .wildcardName, .wildcardShadowed, .unknownVariable, .newDataInRead, .noSuchMember,
             .notAFunction, .invalidOperand, .notBoolean, .argumentCount, .argumentType, .misplacedLiteral, .invalidIndex,
             .regexFlags, .regexUnsupported, .regexAnchor, .regexEmptyAlternative, .regexSyntax, .regexCompile,
-            .unreadableFile,
+            .unreadableFile, .rulesFileLarge, .rulesFileTooLarge,
         ]
         for c in constants {
             #expect(DiagnosticCatalog.entry(c) != nil, "\(c)")

@@ -117,6 +117,11 @@ func doc(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
         let padding = String(repeating: " ", count: Linter.sizeWarningThreshold - small.utf8.count)
         #expect(lintCodes(small + padding) == [.rulesSizeNearLimit])
         #expect(lintCodes(small + padding.dropLast()).isEmpty)
+        // Over the documented limit the compiler's rules-file-large warning speaks instead.
+        let over = String(repeating: " ", count: Linter.sizeLimit + 1 - small.utf8.count)
+        #expect(lintCodes(small + over).isEmpty)
+        let file = SourceFile(path: "t.json", text: small + over)
+        #expect(RulesCompiler.compile(file).diagnostics.map(\.code) == [.rulesFileLarge])
     }
 
     // MARK: - Configuration

@@ -6,8 +6,9 @@ import RulesSyntax
 /// evaluates rules: `.read`/`.write` grants cascade down and cannot be revoked, `.validate` never
 /// runs on a delete, and `root` is the tree before the write.
 public enum Linter {
-    /// The documented size limit of a rules file, in bytes (256 KiB).
-    public static let sizeLimit = 262_144
+    /// The documented size limit of a rules file, in bytes (256 KiB); above it the compiler's own
+    /// `rules-file-large` warning applies instead of this lint.
+    public static let sizeLimit = RulesFileLimits.documentedBytes
     /// `rules-size-near-limit` fires from this size: 90% of ``sizeLimit``.
     public static let sizeWarningThreshold = sizeLimit * 9 / 10
 
@@ -17,7 +18,7 @@ public enum Linter {
         var walker = LintWalker()
         walker.run(tree)
         var findings = walker.findings
-        if file.bytes.count >= sizeWarningThreshold {
+        if file.bytes.count >= sizeWarningThreshold, file.bytes.count <= sizeLimit {
             let percent = file.bytes.count * 100 / sizeLimit
             findings.append(LintFinding(
                 code: .rulesSizeNearLimit,

@@ -1,0 +1,6 @@
+// libFuzzer's entry point for programs that have their own main
+// (https://llvm.org/docs/LibFuzzer.html#using-libfuzzer-as-a-library).
+#include <stddef.h>
+#include <stdint.h>
+
+int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*callback)(const uint8_t *data, size_t size));

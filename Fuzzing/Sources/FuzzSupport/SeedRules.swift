@@ -1,0 +1,27 @@
+import DatabaseRules
+import Foundation
+
+/// The rules files the engine target decides against: the repository's examples and the shared
+/// corpus, located from this source file so that the fuzzer runs from any directory.
+public enum SeedRules {
+    /// The repository root (two levels above `Fuzz/Sources/FuzzSupport`).
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The files, relative to the repository.
+    static let files = [
+        "rules-examples/blog/database.rules.json",
+        "../shared/corpus/achievements/database.rules.json",
+        "../shared/corpus/firechat/rules.json",
+        "../shared/corpus/friendlypix/database-rules.json",
+        "../shared/corpus/react-most-wanted/database.rules.json",
+        "../shared/corpus/setwithfriends/database.rules.json",
+        "../shared/corpus/targaryen-integration/rules.json",
+    ]
+
+    /// Every seed file that exists and compiles, in the order above (the blog rules first).
+    public static let compiled: [CompiledRuleset] = files.compactMap { relative in
+        let path = repository.appendingPathComponent(relative).standardizedFileURL.path
+        return try? Ruleset(contentsOfFile: path).compiled
+    }
+}
