@@ -3,7 +3,18 @@
 // dlsym and no hooks are needed. The counter is one relaxed atomic add per allocation.
 #include "CMallocCounter.h"
 
-#if defined(__linux__) && defined(__GLIBC__)
+// Sanitizers interpose malloc themselves; defining it here too would hand them blocks they never
+// allocated, so sanitized builds count nothing.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define RULES_MALLOC_SANITIZED 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define RULES_MALLOC_SANITIZED 1
+#endif
+
+#if defined(__linux__) && defined(__GLIBC__) && !defined(RULES_MALLOC_SANITIZED)
 #include <stddef.h>
 #include <errno.h>
 
