@@ -57,14 +57,25 @@ public enum KeyOrder {
         }
     }
 
-    /// Lexicographic comparison of two byte strings.
+    /// Lexicographic comparison of two byte strings, eight bytes at a time (keys are short and
+    /// often share a long prefix, as push keys and zero-padded numbers do).
+    @inline(__always)
     static func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         let n = Swift.min(a.count, b.count)
-        var i = 0
-        while i < n {
-            let x = a[i], y = b[i]
-            if x != y { return x < y ? -1 : 1 }
-            i += 1
+        if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+            var i = 0
+            while i &+ 8 <= n {
+                // Big-endian words compare as their bytes do.
+                let x = UnsafeRawPointer(pa + i).loadUnaligned(as: UInt64.self).bigEndian
+                let y = UnsafeRawPointer(pb + i).loadUnaligned(as: UInt64.self).bigEndian
+                if x != y { return x < y ? -1 : 1 }
+                i &+= 8
+            }
+            while i < n {
+                let x = pa[i], y = pb[i]
+                if x != y { return x < y ? -1 : 1 }
+                i &+= 1
+            }
         }
         return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
     }

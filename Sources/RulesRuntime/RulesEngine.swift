@@ -207,12 +207,15 @@ struct Evaluator<T: Tracer> {
         for (keys, input) in entries {
             // Keys, string sizes and depth of the written value, checked before any rule runs.
             do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title(), oldRoot, error.message) }
-            let existing = oldRoot?.descendant(keys)
+            // The path is looked up once in the tree being built, and again in the old tree only
+            // when an earlier entry already changed the tree.
+            let along = DataNode.pathNodes(newRoot, keys)
+            let existing = newRoot === oldRoot ? along.end : oldRoot?.descendant(keys)
             let node = input.resolved(now: now, existing: existing)
             if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
                 return reject(title(), oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
             }
-            newRoot = DataNode.replacing(newRoot, at: DataPath(keys: keys), with: node)
+            newRoot = DataNode.replacing(newRoot, along: along, keys, with: node)
         }
         snaps.reset()
         rootEntry = snaps.addRoot(oldRoot)
