@@ -53,6 +53,16 @@ public final class DataNode: Sendable {
         }
     }
 
+    /// A narrow object whose node count is already known (a copy with one child replaced).
+    private init(sortedKeys: [String], children: [DataNode], priority: Primitive?, count: Int) {
+        self.value = nil
+        self.flatKeys = sortedKeys
+        self.flatChildren = children
+        self.tree = nil
+        self.priority = priority
+        self.count = count
+    }
+
     /// A wide object over a child tree.
     private init(tree: ChildTree, priority: Primitive?) {
         self.value = nil
@@ -264,10 +274,11 @@ public final class DataNode: Sendable {
         let (index, found) = Self.search(keys, key)
         if found {
             if let child {
-                if child === children[index] { return self }
+                let old = children[index]
+                if child === old { return self }
                 var newChildren = children
                 newChildren[index] = child
-                return DataNode(sortedKeys: keys, children: newChildren, priority: priority)
+                return DataNode(sortedKeys: keys, children: newChildren, priority: priority, count: count - old.count + child.count)
             }
             if keys.count == 1 { return nil }
             var newKeys = keys
