@@ -221,11 +221,12 @@ struct Evaluator<T: Tracer> {
         rootEntry = snaps.addRoot(oldRoot)
         let newRootEntry = snaps.addRoot(newRoot)
         var denial: String?
-        // DataPath hashes and compares keys by bytes; a Set<[String]> would merge canonically
-        // equivalent keys and skip validating the second of them.
-        var validated = Set<DataPath>()
+        // The entries whose ancestors have been validated: an ancestor shared with one of them
+        // (the same key bytes down to its depth) is not validated again. Comparing the few keys
+        // costs less than hashing every ancestor path into a set.
+        var validatedEntries: [Int] = []
 
-        for (keys, _) in entries {
+        for (entryIndex, (keys, _)) in entries.enumerated() {
             // 2. Permission: `.write` from the root down to the written path, any true grants.
             var permitted = false
             var nodeIndex: Int32 = 0
@@ -268,9 +269,7 @@ struct Evaluator<T: Tracer> {
                 let validateRule = tables.nodes[Int(link.node)].validate
                 guard validateRule >= 0, snaps[link.new].node != nil else { continue }
                 // Entries of one update can share ancestors; each is validated once.
-                if entries.count > 1 {
-                    guard validated.insert(DataPath(keys: Array(keys.prefix(link.depth)))).inserted else { continue }
-                }
+                if entries.count > 1 && Self.validatedBefore(depth: link.depth, of: keys, by: validatedEntries, entries) { continue }
                 if wildcardKeys.count != link.wildcards { wildcardKeys = Array(allKeys.prefix(link.wildcards)) }
                 if !evaluate(validateRule, data: link.old, newData: link.new).isTrue {
                     if denial == nil { decisive = log.count - 1 }
@@ -278,6 +277,7 @@ struct Evaluator<T: Tracer> {
                     if !explain { break }
                 }
             }
+            if entries.count > 1 { validatedEntries.append(entryIndex) }
             if denial != nil && !explain { break }
             // 3b. Validation of the written subtree (below the location; it was validated above).
             wildcardKeys = allKeys
@@ -421,6 +421,23 @@ struct Evaluator<T: Tracer> {
             if DataPath(keys: a).isPrefix(of: DataPath(keys: b)) { return (a, b) }
         }
         return nil
+    }
+
+    /// Whether one of the `validated` entries has the ancestor of `keys` at `depth` on its own
+    /// path (the same keys by their bytes), so its `.validate` rule has already run.
+    static func validatedBefore(depth: Int, of keys: [String], by validated: [Int], _ entries: [([String], DataInput)]) -> Bool {
+        for j in validated {
+            let other = entries[j].0
+            guard depth <= other.count, depth <= keys.count else { continue }
+            var same = true
+            var i = 0
+            while i < depth {
+                if KeyOrder.compare(other[i], keys[i]) != 0 { same = false; break }
+                i += 1
+            }
+            if same { return true }
+        }
+        return false
     }
 
     /// The number of levels below a node (0 for a leaf), counting no further than `limit`.
