@@ -109,7 +109,7 @@ final class ChildTree: Sendable {
                 if let child {
                     let old = nodes[index]
                     if child === old { return .unchanged }
-                    newNodes[index] = child
+                    let newNodes = nodes.replacing(at: index, with: child)
                     // The keys stay shared, and the counts follow from the one child replaced
                     // (rather than summing every child again).
                     return .replaced([ChildTree(keys: keys, nodes: newNodes, subs: [], entryCount: entryCount,
@@ -139,8 +139,7 @@ final class ChildTree: Sendable {
         if parts.count == 1, parts[0].keys[0] == keys[i] {
             // One subtree replaced by one with the same first key: the keys stay shared and the
             // counts change by the difference.
-            var newSubs = subs
-            newSubs[i] = parts[0]
+            let newSubs = subs.replacing(at: i, with: parts[0])
             return .replaced([ChildTree(keys: keys, nodes: [], subs: newSubs,
                                         entryCount: entryCount - old.entryCount + parts[0].entryCount,
                                         nodeCount: nodeCount - old.nodeCount + parts[0].nodeCount)])

@@ -276,9 +276,8 @@ public final class DataNode: Sendable {
             if let child {
                 let old = children[index]
                 if child === old { return self }
-                var newChildren = children
-                newChildren[index] = child
-                return DataNode(sortedKeys: keys, children: newChildren, priority: priority, count: count - old.count + child.count)
+                return DataNode(sortedKeys: keys, children: children.replacing(at: index, with: child), priority: priority,
+                                count: count - old.count + child.count)
             }
             if keys.count == 1 { return nil }
             var newKeys = keys
