@@ -154,7 +154,8 @@ struct Evaluator<T: Tracer> {
             for (rel, v) in values {
                 do {
                     let r = try DataPath(validating: rel)
-                    let keys = base.keys + r.keys
+                    // Most updates are at the root: no concatenation (and no copy) needed.
+                    let keys = base.keys.isEmpty ? r.keys : base.keys + r.keys
                     if keys.count >= DataLimits.maxDepth {
                         return reject("update \(base)", root, "Path \(display(keys)) is too deep: \(keys.count) levels (the limit is \(DataLimits.maxDepth - 1)).")
                     }
