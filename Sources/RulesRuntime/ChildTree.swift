@@ -136,8 +136,9 @@ final class ChildTree: Sendable {
         let i = Self.subIndex(keys, key)
         let old = subs[i]
         guard case .replaced(let parts) = old.setting(key, child) else { return .unchanged }
-        if parts.count == 1, parts[0].keys[0] == keys[i] {
-            // One subtree replaced by one with the same first key: the keys stay shared and the
+        if parts.count == 1, KeyOrder.sameBytes(parts[0].keys[0], keys[i]) {
+            // One subtree replaced by one with the same first key (the same bytes: `==` on
+            // `String` would accept a canonically equivalent one): the keys stay shared and the
             // counts change by the difference.
             let newSubs = subs.replacing(at: i, with: parts[0])
             return .replaced([ChildTree(keys: keys, nodes: [], subs: newSubs,

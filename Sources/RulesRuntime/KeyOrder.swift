@@ -33,6 +33,18 @@ public enum KeyOrder {
         }
     }
 
+    /// Whether two keys have the same UTF-8 bytes (`==` on `String` also accepts canonically
+    /// equivalent spellings, which are different keys).
+    @inline(__always)
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let direct = a.utf8.withContiguousStorageIfAvailable { pa in
+            b.utf8.withContiguousStorageIfAvailable { pb in compareBytes(pa, pb) == 0 }
+        }
+        if let direct, let same = direct { return same }
+        return compare(a, b) == 0
+    }
+
     /// Three-way comparison of keys whose integer values (``integerValue(_:)``) are known.
     static func compare(_ a: String, integer ia: Int32?, _ b: String, integer ib: Int32?) -> Int {
         switch (ia, ib) {
