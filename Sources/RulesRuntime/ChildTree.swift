@@ -5,9 +5,9 @@
 /// whole key and child arrays of each wide ancestor, and grew with the database.
 final class ChildTree: Sendable {
     /// Most entries in a leaf; a leaf that grows past it splits in two.
-    static let maxLeaf = 64
+    static let maxLeaf = 32
     /// Most subtrees under an inner node.
-    static let maxInner = 32
+    static let maxInner = 16
 
     /// A leaf's keys, or an inner node's first key of each subtree.
     let keys: [String]
@@ -31,6 +31,15 @@ final class ChildTree: Sendable {
         var total = 0
         for n in nodes { total += n.count }
         self.nodeCount = total
+    }
+
+    /// A node with its counts already known (a copy of a node with one entry changed).
+    private init(keys: [String], nodes: [DataNode], subs: [ChildTree], entryCount: Int, nodeCount: Int) {
+        self.keys = keys
+        self.nodes = nodes
+        self.subs = subs
+        self.entryCount = entryCount
+        self.nodeCount = nodeCount
     }
 
     /// An inner node over non-empty subtrees in order.
@@ -98,8 +107,13 @@ final class ChildTree: Sendable {
             var newKeys = keys, newNodes = nodes
             if found {
                 if let child {
-                    if child === nodes[index] { return .unchanged }
-                    newNodes[index] = child
+                    let old = nodes[index]
+                    if child === old { return .unchanged }
+                    let newNodes = nodes.replacing(at: index, with: child)
+                    // The keys stay shared, and the counts follow from the one child replaced
+                    // (rather than summing every child again).
+                    return .replaced([ChildTree(keys: keys, nodes: newNodes, subs: [], entryCount: entryCount,
+                                                nodeCount: nodeCount - old.count + child.count)])
                 } else {
                     if keys.count == 1 { return .replaced([]) }
                     newKeys.remove(at: index)
@@ -120,7 +134,17 @@ final class ChildTree: Sendable {
             return .replaced([ChildTree(leafKeys: newKeys, nodes: newNodes)])
         }
         let i = Self.subIndex(keys, key)
-        guard case .replaced(let parts) = subs[i].setting(key, child) else { return .unchanged }
+        let old = subs[i]
+        guard case .replaced(let parts) = old.setting(key, child) else { return .unchanged }
+        if parts.count == 1, KeyOrder.sameBytes(parts[0].keys[0], keys[i]) {
+            // One subtree replaced by one with the same first key (the same bytes: `==` on
+            // `String` would accept a canonically equivalent one): the keys stay shared and the
+            // counts change by the difference.
+            let newSubs = subs.replacing(at: i, with: parts[0])
+            return .replaced([ChildTree(keys: keys, nodes: [], subs: newSubs,
+                                        entryCount: entryCount - old.entryCount + parts[0].entryCount,
+                                        nodeCount: nodeCount - old.nodeCount + parts[0].nodeCount)])
+        }
         var newSubs = subs
         newSubs.replaceSubrange(i...i, with: parts)
         if newSubs.isEmpty { return .replaced([]) }

@@ -53,6 +53,16 @@ public final class DataNode: Sendable {
         }
     }
 
+    /// A narrow object whose node count is already known (a copy with one child replaced).
+    private init(sortedKeys: [String], children: [DataNode], priority: Primitive?, count: Int) {
+        self.value = nil
+        self.flatKeys = sortedKeys
+        self.flatChildren = children
+        self.tree = nil
+        self.priority = priority
+        self.count = count
+    }
+
     /// A wide object over a child tree.
     private init(tree: ChildTree, priority: Primitive?) {
         self.value = nil
@@ -179,27 +189,38 @@ public final class DataNode: Sendable {
         }
     }
 
+    /// Whether a key starting with this byte may be an integer key ("-" or a digit).
+    @inline(__always)
+    private static func mayStartInteger(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
     /// ``KeyOrder/integerValue(bytes:)`` with the common case (a key that does not start with a
     /// digit or "-", so it is not an integer) decided inline.
     @inline(__always)
     private static func integerValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
-        guard let first = bytes.first, first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else {
-            return nil
-        }
+        guard let first = bytes.first, mayStartInteger(first) else { return nil }
         return KeyOrder.integerValue(bytes: bytes)
     }
 
-    /// ``KeyOrder`` comparison of a stored key with a target whose integer value is known.
+    /// ``KeyOrder`` comparison of a stored key with a target whose integer value is known; only
+    /// the sign of the result is meaningful.
     @inline(__always)
     private static func compare(_ probe: String, _ target: UnsafeBufferPointer<UInt8>, _ targetInteger: Int32?) -> Int {
-        let direct = probe.utf8.withContiguousStorageIfAvailable { p in
-            KeyOrder.compare(bytes: p, integer: Self.integerValue(p), bytes: target, integer: targetInteger)
-        }
+        // Borrowing the stored key's bytes (`withUTF8` on a copy would retain and release it).
+        let direct = probe.utf8.withContiguousStorageIfAvailable { p in compare(p, target, targetInteger) }
         if let direct { return direct }
         var probe = probe
-        return probe.withUTF8 { p in
-            KeyOrder.compare(bytes: p, integer: Self.integerValue(p), bytes: target, integer: targetInteger)
+        return probe.withUTF8 { p in compare(p, target, targetInteger) }
+    }
+
+    @inline(__always)
+    private static func compare(_ p: UnsafeBufferPointer<UInt8>, _ target: UnsafeBufferPointer<UInt8>, _ targetInteger: Int32?) -> Int {
+        // Neither key can be an integer: plain byte order, without the integer test.
+        if targetInteger == nil, let first = p.first, !mayStartInteger(first) {
+            return KeyOrder.compareBytes(p, target)
         }
+        return KeyOrder.compare(bytes: p, integer: Self.integerValue(p), bytes: target, integer: targetInteger)
     }
 
     /// The child at `key`, or nil (always nil for a leaf). Keys compare by UTF-8 bytes.
@@ -253,10 +274,10 @@ public final class DataNode: Sendable {
         let (index, found) = Self.search(keys, key)
         if found {
             if let child {
-                if child === children[index] { return self }
-                var newChildren = children
-                newChildren[index] = child
-                return DataNode(sortedKeys: keys, children: newChildren, priority: priority)
+                let old = children[index]
+                if child === old { return self }
+                return DataNode(sortedKeys: keys, children: children.replacing(at: index, with: child), priority: priority,
+                                count: count - old.count + child.count)
             }
             if keys.count == 1 { return nil }
             var newKeys = keys
@@ -283,7 +304,12 @@ public final class DataNode: Sendable {
     public static func replacing(_ root: DataNode?, at path: DataPath, with node: DataNode?) -> DataNode? {
         let keys = path.keys
         if keys.isEmpty { return node }
-        // The existing nodes on the path: chain[i] is the node at keys[0..<i].
+        return replacing(root, along: Self.pathNodes(root, keys), keys, with: node)
+    }
+
+    /// The existing nodes on a path below `root`: `chain[i]` is the node at `keys[0..<i]`, and
+    /// `end` the node at `keys` (nil where nothing is stored).
+    static func pathNodes(_ root: DataNode?, _ keys: [String]) -> (chain: [DataNode?], end: DataNode?) {
         var chain: [DataNode?] = []
         chain.reserveCapacity(keys.count)
         var current = root
@@ -291,7 +317,16 @@ public final class DataNode: Sendable {
             chain.append(current)
             current = current?.child(key)
         }
-        if current === node { return root }
+        return (chain, current)
+    }
+
+    /// ``replacing(_:at:with:)`` with the path's existing nodes already looked up
+    /// (``pathNodes(_:_:)`` of the same root and non-empty keys), so a writer that also needs
+    /// the node being replaced searches each level once.
+    static func replacing(_ root: DataNode?, along path: (chain: [DataNode?], end: DataNode?), _ keys: [String], with node: DataNode?) -> DataNode? {
+        if keys.isEmpty { return node }
+        let chain = path.chain
+        if path.end === node { return root }
         var replacement = node
         var level = keys.count - 1
         while level >= 0 {

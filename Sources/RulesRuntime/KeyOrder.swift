@@ -33,6 +33,18 @@ public enum KeyOrder {
         }
     }
 
+    /// Whether two keys have the same UTF-8 bytes (`==` on `String` also accepts canonically
+    /// equivalent spellings, which are different keys).
+    @inline(__always)
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        let direct = a.utf8.withContiguousStorageIfAvailable { pa in
+            b.utf8.withContiguousStorageIfAvailable { pb in compareBytes(pa, pb) == 0 }
+        }
+        if let direct, let same = direct { return same }
+        return compare(a, b) == 0
+    }
+
     /// Three-way comparison of keys whose integer values (``integerValue(_:)``) are known.
     static func compare(_ a: String, integer ia: Int32?, _ b: String, integer ib: Int32?) -> Int {
         switch (ia, ib) {
@@ -57,14 +69,25 @@ public enum KeyOrder {
         }
     }
 
-    /// Lexicographic comparison of two byte strings.
+    /// Lexicographic comparison of two byte strings, eight bytes at a time (keys are short and
+    /// often share a long prefix, as push keys and zero-padded numbers do).
+    @inline(__always)
     static func compareBytes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Int {
         let n = Swift.min(a.count, b.count)
-        var i = 0
-        while i < n {
-            let x = a[i], y = b[i]
-            if x != y { return x < y ? -1 : 1 }
-            i += 1
+        if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+            var i = 0
+            while i &+ 8 <= n {
+                // Big-endian words compare as their bytes do.
+                let x = UnsafeRawPointer(pa + i).loadUnaligned(as: UInt64.self).bigEndian
+                let y = UnsafeRawPointer(pb + i).loadUnaligned(as: UInt64.self).bigEndian
+                if x != y { return x < y ? -1 : 1 }
+                i &+= 8
+            }
+            while i < n {
+                let x = pa[i], y = pb[i]
+                if x != y { return x < y ? -1 : 1 }
+                i &+= 1
+            }
         }
         return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
     }

@@ -162,7 +162,8 @@ struct Evaluator<T: Tracer> {
             for (rel, v) in values {
                 do {
                     let r = try DataPath(validating: rel)
-                    let keys = base.keys + r.keys
+                    // Most updates are at the root: no concatenation (and no copy) needed.
+                    let keys = base.keys.isEmpty ? r.keys : base.keys + r.keys
                     if keys.count >= DataLimits.maxDepth {
                         return reject("update \(base)", root, "Path \(display(keys)) is too deep: \(keys.count) levels (the limit is \(DataLimits.maxDepth - 1)).")
                     }
@@ -211,29 +212,38 @@ struct Evaluator<T: Tracer> {
     private mutating func write(_ title: @autoclosure () -> String, _ entries: [([String], DataInput)], _ oldRoot: DataNode?) -> Decision {
         query = .none
         // 1. One merged new tree, with server values resolved against the tree before the write.
+        // A single entry is copied along the path it has already looked up; several entries are
+        // merged in one pass (entry by entry would copy a shared parent's child list per entry).
+        // Paths never overlap, so each existing value is read from the tree before the write.
+        var newRoot = oldRoot
         var resolved: [(keys: [String], node: DataNode?)] = []
-        resolved.reserveCapacity(entries.count)
+        if entries.count > 1 { resolved.reserveCapacity(entries.count) }
         for (keys, input) in entries {
             // Keys, string sizes and depth of the written value, checked before any rule runs.
             do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title(), oldRoot, error.message) }
-            let existing = oldRoot?.descendant(keys)
+            let along = entries.count == 1 ? DataNode.pathNodes(oldRoot, keys) : nil
+            let existing = if let along { along.end } else { oldRoot?.descendant(keys) }
             let node = input.resolved(now: now, existing: existing)
             if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
                 return reject(title(), oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
             }
-            resolved.append((keys, node))
+            if let along {
+                newRoot = DataNode.replacing(oldRoot, along: along, keys, with: node)
+            } else {
+                resolved.append((keys, node))
+            }
         }
-        // All at once: applying a large update entry by entry copies a parent's child list per entry.
-        let newRoot = DataNode.replacing(oldRoot, entries: resolved)
+        if entries.count > 1 { newRoot = DataNode.replacing(oldRoot, entries: resolved) }
         snaps.reset()
         rootEntry = snaps.addRoot(oldRoot)
         let newRootEntry = snaps.addRoot(newRoot)
         var denial: String?
-        // DataPath hashes and compares keys by bytes; a Set<[String]> would merge canonically
-        // equivalent keys and skip validating the second of them.
-        var validated = Set<DataPath>()
+        // The entries whose ancestors have been validated: an ancestor shared with one of them
+        // (the same key bytes down to its depth) is not validated again. Comparing the few keys
+        // costs less than hashing every ancestor path into a set.
+        var validatedEntries: [Int] = []
 
-        for (keys, _) in entries {
+        for (entryIndex, (keys, _)) in entries.enumerated() {
             // 2. Permission: `.write` from the root down to the written path, any true grants.
             var permitted = false
             var nodeIndex: Int32 = 0
@@ -276,9 +286,7 @@ struct Evaluator<T: Tracer> {
                 let validateRule = tables.nodes[Int(link.node)].validate
                 guard validateRule >= 0, snaps[link.new].node != nil else { continue }
                 // Entries of one update can share ancestors; each is validated once.
-                if entries.count > 1 {
-                    guard validated.insert(DataPath(keys: Array(keys.prefix(link.depth)))).inserted else { continue }
-                }
+                if entries.count > 1 && Self.validatedBefore(depth: link.depth, of: keys, by: validatedEntries, entries) { continue }
                 if wildcardKeys.count != link.wildcards { wildcardKeys = Array(allKeys.prefix(link.wildcards)) }
                 if !evaluate(validateRule, data: link.old, newData: link.new).isTrue {
                     if denial == nil { decisive = log.count - 1 }
@@ -286,6 +294,7 @@ struct Evaluator<T: Tracer> {
                     if !explain { break }
                 }
             }
+            if entries.count > 1 { validatedEntries.append(entryIndex) }
             if denial != nil && !explain { break }
             // 3b. Validation of the written subtree (below the location; it was validated above).
             wildcardKeys = allKeys
@@ -429,6 +438,23 @@ struct Evaluator<T: Tracer> {
             if DataPath(keys: a).isPrefix(of: DataPath(keys: b)) { return (a, b) }
         }
         return nil
+    }
+
+    /// Whether one of the `validated` entries has the ancestor of `keys` at `depth` on its own
+    /// path (the same keys by their bytes), so its `.validate` rule has already run.
+    static func validatedBefore(depth: Int, of keys: [String], by validated: [Int], _ entries: [([String], DataInput)]) -> Bool {
+        for j in validated {
+            let other = entries[j].0
+            guard depth <= other.count, depth <= keys.count else { continue }
+            var same = true
+            var i = 0
+            while i < depth {
+                if KeyOrder.compare(other[i], keys[i]) != 0 { same = false; break }
+                i += 1
+            }
+            if same { return true }
+        }
+        return false
     }
 
     /// The number of levels below a node (0 for a leaf), counting no further than `limit`.

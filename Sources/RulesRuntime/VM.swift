@@ -130,21 +130,24 @@ public struct VM: Sendable {
             case .hasChildren:
                 let n = Int(ins.operand)
                 guard stack.count >= n + 1 else { return underflow(pc, rs) }
-                let names = stack.suffix(n)
-                stack.removeLast(n)
-                let v = stack.removeLast()
+                // The names are read in place: a slice of the stack would share its storage, and
+                // popping them would then copy the whole stack.
+                let base = stack.count - n
+                let v = stack[base - 1]
                 guard case .snapshot(let si) = v else { return fail("Cannot call hasChildren() on \(v.typeName).", pc, rs) }
-                var paths: [String] = []
-                paths.reserveCapacity(n)
-                for name in names {
-                    guard case .string(let s) = name else { return fail("hasChildren() expects strings, got \(name.typeName).", pc, rs) }
-                    paths.append(s)
+                for k in base..<stack.count {
+                    guard case .string = stack[k] else { return fail("hasChildren() expects strings, got \(stack[k].typeName).", pc, rs) }
                 }
                 var all = true
-                for path in paths where all {
-                    let c = snaps.addDescendant(of: si, path: path)
-                    all = snaps[c].node != nil
+                var k = base
+                while all && k < stack.count {
+                    if case .string(let path) = stack[k] {
+                        let c = snaps.addDescendant(of: si, path: path)
+                        all = snaps[c].node != nil
+                    }
+                    k += 1
                 }
+                while stack.count >= base { stack.removeLast() }
                 result = .bool(all)
             case .contains, .beginsWith, .endsWith:
                 guard let a = pop(), let v = pop() else { return underflow(pc, rs) }

@@ -347,6 +347,16 @@ struct ExpressionLexer {
         return table
     }()
 
+    /// The length of the longest spelling that starts with each ASCII byte (0 for none).
+    private static let longestSpelling: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 128)
+        for spelling in spellings.keys {
+            let bytes = Array(spelling.utf8)
+            table[Int(bytes[0])] = max(table[Int(bytes[0])], UInt8(bytes.count))
+        }
+        return table
+    }()
+
     private static func pack(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         var value: UInt64 = 0
         var shift: UInt64 = 0
@@ -360,9 +370,11 @@ struct ExpressionLexer {
     private mutating func lexPunctuator() throws(ExpressionSyntaxError) -> ExpressionToken {
         let start = position
         if bytes[start] < 0x80 {
-            for length in stride(from: min(4, bytes.count - start), through: 1, by: -1) {
+            // No spelling is longer than the longest one starting with this byte, so most
+            // punctuators ("(", ".", ",") take one look-up instead of four.
+            let longest = Int(Self.longestSpelling[Int(bytes[start])])
+            for length in stride(from: min(longest, bytes.count - start), through: 1, by: -1) {
                 guard let kind = Self.packedSpellings[Self.pack(bytes[start..<(start + length)])] else { continue }
-                let spelling = String(decoding: bytes[start..<(start + length)], as: UTF8.self)
                 let range = SourceRange(start, start + length)
                 switch kind {
                 case .token(let p):
@@ -370,7 +382,8 @@ struct ExpressionLexer {
                     return ExpressionToken(kind: .punctuator(p), start: start, end: position)
                 case .assignment: throw .assignment(at: range)
                 case .statementSeparator: throw .multipleStatements(at: range)
-                case .forbidden: throw .forbiddenOperator(spelling, at: range)
+                case .forbidden:
+                    throw .forbiddenOperator(String(decoding: bytes[start..<(start + length)], as: UTF8.self), at: range)
                 }
             }
         }
