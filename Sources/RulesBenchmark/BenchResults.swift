@@ -1,3 +1,4 @@
+import RulesSyntax
 import RulesTesting
 
 /// The compile time of one rules file.

@@ -1,3 +1,5 @@
+import RulesSyntax
+
 /// Small JSON output primitives shared by the reporters.
 public enum JSONWriter {
     /// A JSON string literal.

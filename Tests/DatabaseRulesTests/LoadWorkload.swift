@@ -1,3 +1,4 @@
+import RulesTestSupport
 import DatabaseRules
 import Foundation
 
@@ -93,16 +94,5 @@ struct LoadWorkload: Sendable {
     }
 }
 
-/// SplitMix64, seeded per operation.
-struct LoadRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
+/// The load test draws each operation from a generator seeded per operation.
+typealias LoadRandom = SplitMix64

@@ -1,3 +1,5 @@
+import RulesTestSupport
+
 /// Random data trees over a small key alphabet, written values (with nulls and empty objects,
 /// which delete), and `auth` values (signed out, or a user with a few claims).
 enum DataGenerator {

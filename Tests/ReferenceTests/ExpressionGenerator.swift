@@ -1,3 +1,5 @@
+import RulesTestSupport
+
 /// Generates well-typed rule expressions following Grammar/expression.ebnf and the static rules
 /// of spec §3.2: every `&&`/`||` operand and the whole rule are Boolean, ordering operands are
 /// numbers, strings or dynamic, arithmetic operands are numbers or dynamic, string methods take

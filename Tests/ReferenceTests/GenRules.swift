@@ -1,3 +1,5 @@
+import RulesTestSupport
+
 /// A generated rules tree holding expression trees, printed once with minimal parentheses for
 /// the compiler and once fully parenthesised for the reference.
 struct GenRules {

@@ -1,3 +1,4 @@
+import RulesTestSupport
 import RulesCompiler
 import RulesRuntime
 

@@ -1,3 +1,5 @@
+import RulesTestSupport
+
 /// The query of a read for the reference (spec §4.3); every field is a plain value.
 struct RefQuery {
     var orderByKey: Bool = false

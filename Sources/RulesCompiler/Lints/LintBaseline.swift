@@ -76,7 +76,7 @@ public struct LintBaseline: Sendable, Hashable {
         var out = "{\n  \"version\": 1,\n  \"findings\": ["
         for (i, e) in entries.enumerated() {
             out += i == 0 ? "\n" : ",\n"
-            out += "    {\"file\": \(Self.quote(e.file)), \"code\": \(Self.quote(e.code)), \"path\": \(Self.quote(e.path)), \"message\": \(Self.quote(e.message))}"
+            out += "    {\"file\": \(JSONText.quote(e.file)), \"code\": \(JSONText.quote(e.code)), \"path\": \(JSONText.quote(e.path)), \"message\": \(JSONText.quote(e.message))}"
         }
         out += entries.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
         return out
@@ -100,23 +100,5 @@ public struct LintBaseline: Sendable, Hashable {
         var p = Substring(path)
         while p.hasPrefix("./") { p = p.dropFirst(2) }
         return String(p)
-    }
-
-    private static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{0}"..."\u{1F}":
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
     }
 }
