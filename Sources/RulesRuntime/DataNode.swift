@@ -389,6 +389,20 @@ public final class DataNode: Sendable {
     /// This node with the children at the sorted, distinct keys of `changes` replaced (nil
     /// removes); the same as calling ``settingChild(_:to:)`` for each, in one pass.
     private func settingChildren(_ changes: [(key: String, node: DataNode?)]) -> DataNode? {
+        // A wide object takes each change as a path copy in its child tree (a few per update),
+        // rather than a merge that would list every child.
+        if tree != nil || changes.count == 1 {
+            var node: DataNode? = self
+            for (i, change) in changes.enumerated() {
+                guard let current = node else {
+                    // Every child so far was removed: the object is what the remaining changes add.
+                    return Self.object(changes[i...].compactMap { c in c.node.map { (c.key, $0) } }, priority: priority)
+                }
+                node = current.settingChild(change.key, to: change.node)
+            }
+            return node
+        }
+        let keys = flatKeys, children = flatChildren
         var newKeys: [String] = []
         var newChildren: [DataNode] = []
         newKeys.reserveCapacity(keys.count + changes.count)
