@@ -11,6 +11,8 @@ final class ChildTree: Sendable {
 
     /// A leaf's keys, or an inner node's first key of each subtree.
     let keys: [String]
+    /// ``KeyOrder/rank(bytes:)`` of each of ``keys``, which searches compare first.
+    let ranks: [UInt64]
     /// A leaf's children (empty for an inner node).
     let nodes: [DataNode]
     /// An inner node's subtrees (empty for a leaf).
@@ -23,8 +25,9 @@ final class ChildTree: Sendable {
     var isLeaf: Bool { subs.isEmpty }
 
     /// A leaf from sorted, non-empty keys and their children.
-    init(leafKeys: [String], nodes: [DataNode]) {
+    init(leafKeys: [String], ranks: [UInt64], nodes: [DataNode]) {
         self.keys = leafKeys
+        self.ranks = ranks
         self.nodes = nodes
         self.subs = []
         self.entryCount = nodes.count
@@ -34,8 +37,9 @@ final class ChildTree: Sendable {
     }
 
     /// A node with its counts already known (a copy of a node with one entry changed).
-    private init(keys: [String], nodes: [DataNode], subs: [ChildTree], entryCount: Int, nodeCount: Int) {
+    private init(keys: [String], ranks: [UInt64], nodes: [DataNode], subs: [ChildTree], entryCount: Int, nodeCount: Int) {
         self.keys = keys
+        self.ranks = ranks
         self.nodes = nodes
         self.subs = subs
         self.entryCount = entryCount
@@ -45,14 +49,18 @@ final class ChildTree: Sendable {
     /// An inner node over non-empty subtrees in order.
     init(subs: [ChildTree]) {
         var keys: [String] = []
+        var ranks: [UInt64] = []
         keys.reserveCapacity(subs.count)
+        ranks.reserveCapacity(subs.count)
         var entries = 0, total = 0
         for s in subs {
             keys.append(s.keys[0])
+            ranks.append(s.ranks[0])
             entries += s.entryCount
             total += s.nodeCount
         }
         self.keys = keys
+        self.ranks = ranks
         self.nodes = []
         self.subs = subs
         self.entryCount = entries
@@ -60,14 +68,14 @@ final class ChildTree: Sendable {
     }
 
     /// A balanced tree over sorted keys (more than zero) and their children.
-    static func build(keys: [String], nodes: [DataNode]) -> ChildTree {
+    static func build(keys: [String], ranks: [UInt64], nodes: [DataNode]) -> ChildTree {
         // Leaves three-quarters full leave room for inserts before the first split.
         let leafSize = maxLeaf * 3 / 4
         var level: [ChildTree] = []
         var start = 0
         while start < keys.count {
             let end = Swift.min(start + leafSize, keys.count)
-            level.append(ChildTree(leafKeys: Array(keys[start..<end]), nodes: Array(nodes[start..<end])))
+            level.append(ChildTree(leafKeys: Array(keys[start..<end]), ranks: Array(ranks[start..<end]), nodes: Array(nodes[start..<end])))
             start = end
         }
         let innerSize = maxInner * 3 / 4
@@ -85,10 +93,10 @@ final class ChildTree: Sendable {
     }
 
     /// The child at `key`, or nil.
-    func find(_ key: String) -> DataNode? {
+    func find(_ probe: KeyProbe) -> DataNode? {
         var tree = self
-        while !tree.isLeaf { tree = tree.subs[Self.subIndex(tree.keys, key)] }
-        let (index, found) = DataNode.search(tree.keys, key)
+        while !tree.isLeaf { tree = tree.subs[Self.subIndex(tree, probe)] }
+        let (index, found) = probe.search(tree.keys, tree.ranks)
         return found ? tree.nodes[index] : nil
     }
 
@@ -101,10 +109,10 @@ final class ChildTree: Sendable {
     }
 
     /// This subtree with the child at `key` set to `child` (nil removes it).
-    func setting(_ key: String, _ child: DataNode?) -> Change {
+    func setting(_ probe: KeyProbe, _ child: DataNode?) -> Change {
         if isLeaf {
-            let (index, found) = DataNode.search(keys, key)
-            var newKeys = keys, newNodes = nodes
+            let (index, found) = probe.search(keys, ranks)
+            var newKeys = keys, newRanks = ranks, newNodes = nodes
             if found {
                 if let child {
                     let old = nodes[index]
@@ -112,36 +120,38 @@ final class ChildTree: Sendable {
                     let newNodes = nodes.replacing(at: index, with: child)
                     // The keys stay shared, and the counts follow from the one child replaced
                     // (rather than summing every child again).
-                    return .replaced([ChildTree(keys: keys, nodes: newNodes, subs: [], entryCount: entryCount,
+                    return .replaced([ChildTree(keys: keys, ranks: ranks, nodes: newNodes, subs: [], entryCount: entryCount,
                                                 nodeCount: nodeCount - old.count + child.count)])
                 } else {
                     if keys.count == 1 { return .replaced([]) }
                     newKeys.remove(at: index)
+                    newRanks.remove(at: index)
                     newNodes.remove(at: index)
                 }
             } else {
                 guard let child else { return .unchanged }
-                newKeys.insert(key, at: index)
+                newKeys.insert(probe.key, at: index)
+                newRanks.insert(probe.rank, at: index)
                 newNodes.insert(child, at: index)
             }
             if newKeys.count > Self.maxLeaf {
                 let half = newKeys.count / 2
                 return .replaced([
-                    ChildTree(leafKeys: Array(newKeys[..<half]), nodes: Array(newNodes[..<half])),
-                    ChildTree(leafKeys: Array(newKeys[half...]), nodes: Array(newNodes[half...])),
+                    ChildTree(leafKeys: Array(newKeys[..<half]), ranks: Array(newRanks[..<half]), nodes: Array(newNodes[..<half])),
+                    ChildTree(leafKeys: Array(newKeys[half...]), ranks: Array(newRanks[half...]), nodes: Array(newNodes[half...])),
                 ])
             }
-            return .replaced([ChildTree(leafKeys: newKeys, nodes: newNodes)])
+            return .replaced([ChildTree(leafKeys: newKeys, ranks: newRanks, nodes: newNodes)])
         }
-        let i = Self.subIndex(keys, key)
+        let i = Self.subIndex(self, probe)
         let old = subs[i]
-        guard case .replaced(let parts) = old.setting(key, child) else { return .unchanged }
-        if parts.count == 1, KeyOrder.sameBytes(parts[0].keys[0], keys[i]) {
+        guard case .replaced(let parts) = old.setting(probe, child) else { return .unchanged }
+        if parts.count == 1, parts[0].ranks[0] == ranks[i], KeyOrder.sameBytes(parts[0].keys[0], keys[i]) {
             // One subtree replaced by one with the same first key (the same bytes: `==` on
             // `String` would accept a canonically equivalent one): the keys stay shared and the
             // counts change by the difference.
             let newSubs = subs.replacing(at: i, with: parts[0])
-            return .replaced([ChildTree(keys: keys, nodes: [], subs: newSubs,
+            return .replaced([ChildTree(keys: keys, ranks: ranks, nodes: [], subs: newSubs,
                                         entryCount: entryCount - old.entryCount + parts[0].entryCount,
                                         nodeCount: nodeCount - old.nodeCount + parts[0].nodeCount)])
         }
@@ -157,8 +167,8 @@ final class ChildTree: Sendable {
 
     /// The tree with the child at `key` set; nil when it became empty, `self` when unchanged.
     /// A root left with one subtree is replaced by it, so the height shrinks as the tree does.
-    func settingRoot(_ key: String, _ child: DataNode?) -> ChildTree? {
-        switch setting(key, child) {
+    func settingRoot(_ probe: KeyProbe, _ child: DataNode?) -> ChildTree? {
+        switch setting(probe, child) {
         case .unchanged: return self
         case .replaced(let parts):
             if parts.isEmpty { return nil }
@@ -181,8 +191,8 @@ final class ChildTree: Sendable {
     }
 
     /// The subtree of an inner node that holds `key`: the last whose first key is not above it.
-    private static func subIndex(_ firstKeys: [String], _ key: String) -> Int {
-        let (index, found) = DataNode.search(firstKeys, key)
+    private static func subIndex(_ tree: ChildTree, _ probe: KeyProbe) -> Int {
+        let (index, found) = probe.search(tree.keys, tree.ranks)
         if found { return index }
         return Swift.max(index - 1, 0)
     }

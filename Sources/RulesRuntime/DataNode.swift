@@ -13,6 +13,8 @@ public final class DataNode: Sendable {
     public let value: Primitive?
     /// The children's keys of a narrow object, in ``KeyOrder``; empty for a leaf or a wide object.
     private let flatKeys: [String]
+    /// ``KeyOrder/rank(bytes:)`` of each of ``flatKeys``, which searches compare first.
+    private let flatRanks: [UInt64]
     /// The children of a narrow object, parallel to ``flatKeys``.
     private let flatChildren: [DataNode]
     /// The children of a wide object (more than ``ChildTree/maxLeaf``), nil otherwise.
@@ -26,6 +28,7 @@ public final class DataNode: Sendable {
     public init(leaf: Primitive, priority: Primitive? = nil) {
         self.value = leaf
         self.flatKeys = []
+        self.flatRanks = []
         self.flatChildren = []
         self.tree = nil
         self.priority = Self.validPriority(priority)
@@ -34,17 +37,24 @@ public final class DataNode: Sendable {
 
     /// An object from keys already sorted by ``KeyOrder`` without duplicates, and a non-empty
     /// child list of the same length.
-    private init(sortedKeys: [String], children: [DataNode], priority: Primitive?) {
+    private convenience init(sortedKeys: [String], children: [DataNode], priority: Primitive?) {
+        self.init(sortedKeys: sortedKeys, ranks: sortedKeys.map(KeyOrder.rank), children: children, priority: priority)
+    }
+
+    /// An object from sorted keys with their ranks.
+    private init(sortedKeys: [String], ranks: [UInt64], children: [DataNode], priority: Primitive?) {
         self.value = nil
         self.priority = priority
         if sortedKeys.count > ChildTree.maxLeaf {
-            let tree = ChildTree.build(keys: sortedKeys, nodes: children)
+            let tree = ChildTree.build(keys: sortedKeys, ranks: ranks, nodes: children)
             self.flatKeys = []
+            self.flatRanks = []
             self.flatChildren = []
             self.tree = tree
             self.count = 1 + tree.nodeCount
         } else {
             self.flatKeys = sortedKeys
+            self.flatRanks = ranks
             self.flatChildren = children
             self.tree = nil
             var total = 1
@@ -54,9 +64,10 @@ public final class DataNode: Sendable {
     }
 
     /// A narrow object whose node count is already known (a copy with one child replaced).
-    private init(sortedKeys: [String], children: [DataNode], priority: Primitive?, count: Int) {
+    private init(sortedKeys: [String], ranks: [UInt64], children: [DataNode], priority: Primitive?, count: Int) {
         self.value = nil
         self.flatKeys = sortedKeys
+        self.flatRanks = ranks
         self.flatChildren = children
         self.tree = nil
         self.priority = priority
@@ -67,6 +78,7 @@ public final class DataNode: Sendable {
     private init(tree: ChildTree, priority: Primitive?) {
         self.value = nil
         self.flatKeys = []
+        self.flatRanks = []
         self.flatChildren = []
         self.tree = tree
         self.priority = priority
@@ -76,7 +88,7 @@ public final class DataNode: Sendable {
     /// An object over a child tree that may have shrunk: flat again once it fits in one leaf.
     private static func object(tree: ChildTree, priority: Primitive?) -> DataNode {
         if tree.isLeaf && tree.entryCount <= ChildTree.maxLeaf {
-            return DataNode(sortedKeys: tree.keys, children: tree.nodes, priority: priority)
+            return DataNode(sortedKeys: tree.keys, ranks: tree.ranks, children: tree.nodes, priority: priority)
         }
         return DataNode(tree: tree, priority: priority)
     }
@@ -170,64 +182,11 @@ public final class DataNode: Sendable {
     /// Whether this is an object (it then has at least one child).
     public var hasChildren: Bool { tree != nil || !flatKeys.isEmpty }
 
-    /// The index of `key` in sorted `keys`, or where it would be inserted.
-    static func search(_ keys: [String], _ key: String) -> (index: Int, found: Bool) {
-        var key = key
-        return key.withUTF8 { target in
-            let targetInteger = Self.integerValue(target)
-            return keys.withUnsafeBufferPointer { keys in
-                var low = 0
-                var high = keys.count
-                while low < high {
-                    let mid = low &+ (high &- low) >> 1
-                    let c = Self.compare(keys[mid], target, targetInteger)
-                    if c == 0 { return (mid, true) }
-                    if c < 0 { low = mid &+ 1 } else { high = mid }
-                }
-                return (low, false)
-            }
-        }
-    }
-
-    /// Whether a key starting with this byte may be an integer key ("-" or a digit).
-    @inline(__always)
-    private static func mayStartInteger(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-    }
-
-    /// ``KeyOrder/integerValue(bytes:)`` with the common case (a key that does not start with a
-    /// digit or "-", so it is not an integer) decided inline.
-    @inline(__always)
-    private static func integerValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32? {
-        guard let first = bytes.first, mayStartInteger(first) else { return nil }
-        return KeyOrder.integerValue(bytes: bytes)
-    }
-
-    /// ``KeyOrder`` comparison of a stored key with a target whose integer value is known; only
-    /// the sign of the result is meaningful.
-    @inline(__always)
-    private static func compare(_ probe: String, _ target: UnsafeBufferPointer<UInt8>, _ targetInteger: Int32?) -> Int {
-        // Borrowing the stored key's bytes (`withUTF8` on a copy would retain and release it).
-        let direct = probe.utf8.withContiguousStorageIfAvailable { p in compare(p, target, targetInteger) }
-        if let direct { return direct }
-        var probe = probe
-        return probe.withUTF8 { p in compare(p, target, targetInteger) }
-    }
-
-    @inline(__always)
-    private static func compare(_ p: UnsafeBufferPointer<UInt8>, _ target: UnsafeBufferPointer<UInt8>, _ targetInteger: Int32?) -> Int {
-        // Neither key can be an integer: plain byte order, without the integer test.
-        if targetInteger == nil, let first = p.first, !mayStartInteger(first) {
-            return KeyOrder.compareBytes(p, target)
-        }
-        return KeyOrder.compare(bytes: p, integer: Self.integerValue(p), bytes: target, integer: targetInteger)
-    }
-
     /// The child at `key`, or nil (always nil for a leaf). Keys compare by UTF-8 bytes.
     public func child(_ key: String) -> DataNode? {
-        if let tree { return tree.find(key) }
+        if let tree { return tree.find(KeyProbe(key)) }
         if flatKeys.isEmpty { return nil }
-        let (index, found) = Self.search(flatKeys, key)
+        let (index, found) = KeyProbe(key).search(flatKeys, flatRanks)
         return found ? flatChildren[index] : nil
     }
 
@@ -253,7 +212,7 @@ public final class DataNode: Sendable {
         if priority == self.priority { return self }
         if let value { return DataNode(leaf: value, priority: priority) }
         if let tree { return DataNode(tree: tree, priority: priority) }
-        return DataNode(sortedKeys: flatKeys, children: flatChildren, priority: priority)
+        return DataNode(sortedKeys: flatKeys, ranks: flatRanks, children: flatChildren, priority: priority)
     }
 
     /// This node with the child at `key` replaced by `child` (nil removes it); nil when the
@@ -265,33 +224,34 @@ public final class DataNode: Sendable {
             guard let child else { return self }
             return DataNode(sortedKeys: [key], children: [child], priority: priority)
         }
+        let probe = KeyProbe(key)
         if let tree {
-            guard let updated = tree.settingRoot(key, child) else { return nil }
+            guard let updated = tree.settingRoot(probe, child) else { return nil }
             if updated === tree { return self }
             return Self.object(tree: updated, priority: priority)
         }
         let keys = flatKeys, children = flatChildren
-        let (index, found) = Self.search(keys, key)
+        let (index, found) = probe.search(keys, flatRanks)
         if found {
             if let child {
                 let old = children[index]
                 if child === old { return self }
-                return DataNode(sortedKeys: keys, children: children.replacing(at: index, with: child), priority: priority,
-                                count: count - old.count + child.count)
+                return DataNode(sortedKeys: keys, ranks: flatRanks, children: children.replacing(at: index, with: child),
+                                priority: priority, count: count - old.count + child.count)
             }
             if keys.count == 1 { return nil }
-            var newKeys = keys
-            var newChildren = children
+            var newKeys = keys, newRanks = flatRanks, newChildren = children
             newKeys.remove(at: index)
+            newRanks.remove(at: index)
             newChildren.remove(at: index)
-            return DataNode(sortedKeys: newKeys, children: newChildren, priority: priority)
+            return DataNode(sortedKeys: newKeys, ranks: newRanks, children: newChildren, priority: priority)
         }
         guard let child else { return self }
-        var newKeys = keys
-        var newChildren = children
+        var newKeys = keys, newRanks = flatRanks, newChildren = children
         newKeys.insert(key, at: index)
+        newRanks.insert(probe.rank, at: index)
         newChildren.insert(child, at: index)
-        return DataNode(sortedKeys: newKeys, children: newChildren, priority: priority)
+        return DataNode(sortedKeys: newKeys, ranks: newRanks, children: newChildren, priority: priority)
     }
 
     /// The tree with the node at `path` replaced by `node` (nil deletes it).
@@ -304,34 +264,42 @@ public final class DataNode: Sendable {
     public static func replacing(_ root: DataNode?, at path: DataPath, with node: DataNode?) -> DataNode? {
         let keys = path.keys
         if keys.isEmpty { return node }
-        return replacing(root, along: Self.pathNodes(root, keys), keys, with: node)
+        var old: [DataNode?] = []
+        var new: [DataNode?] = []
+        pathNodes(root, keys, into: &old)
+        return replacing(root, along: old, keys, with: node, newPath: &new)
     }
 
-    /// The existing nodes on a path below `root`: `chain[i]` is the node at `keys[0..<i]`, and
-    /// `end` the node at `keys` (nil where nothing is stored).
-    static func pathNodes(_ root: DataNode?, _ keys: [String]) -> (chain: [DataNode?], end: DataNode?) {
-        var chain: [DataNode?] = []
-        chain.reserveCapacity(keys.count)
+    /// The existing nodes on a path below `root`, into `path` (its contents replaced, its
+    /// storage kept): `path[i]` is the node at `keys[0..<i]` (nil where nothing is stored), so
+    /// `path[keys.count]` is the node at `keys`.
+    static func pathNodes(_ root: DataNode?, _ keys: [String], into path: inout [DataNode?]) {
+        path.clearKeepingCapacity()
+        path.reserveCapacity(keys.count + 1)
         var current = root
         for key in keys {
-            chain.append(current)
+            path.append(current)
             current = current?.child(key)
         }
-        return (chain, current)
+        path.append(current)
     }
 
     /// ``replacing(_:at:with:)`` with the path's existing nodes already looked up
-    /// (``pathNodes(_:_:)`` of the same root and non-empty keys), so a writer that also needs
-    /// the node being replaced searches each level once.
-    static func replacing(_ root: DataNode?, along path: (chain: [DataNode?], end: DataNode?), _ keys: [String], with node: DataNode?) -> DataNode? {
-        if keys.isEmpty { return node }
-        let chain = path.chain
-        if path.end === node { return root }
+    /// (``pathNodes(_:_:into:)`` of the same root and non-empty keys), so a writer that also
+    /// needs the node being replaced searches each level once. `newPath` receives the nodes of
+    /// the result along the same path, in the same layout.
+    static func replacing(_ root: DataNode?, along path: [DataNode?], _ keys: [String], with node: DataNode?,
+                          newPath: inout [DataNode?]) -> DataNode? {
+        newPath.clearKeepingCapacity()
+        newPath.append(contentsOf: path)
+        if keys.isEmpty { newPath[0] = node; return node }
+        if path[keys.count] === node { return root }
+        newPath[keys.count] = node
         var replacement = node
         var level = keys.count - 1
         while level >= 0 {
             let key = keys[level]
-            if let parent = chain[level] {
+            if let parent = path[level] {
                 let updated = parent.settingChild(key, to: replacement)
                 if updated === parent { return root }
                 replacement = updated
@@ -340,6 +308,7 @@ public final class DataNode: Sendable {
                 guard let child = replacement else { return root }
                 replacement = DataNode(sortedKeys: [key], children: [child], priority: nil)
             }
+            newPath[level] = replacement
             level -= 1
         }
         return replacement

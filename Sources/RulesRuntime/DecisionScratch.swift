@@ -10,6 +10,8 @@ public struct DecisionScratch: Sendable {
     var keys: [String] = []
     var wildcardKeys: [String] = []
     var chain: [(depth: Int, node: Int32, old: Int32, new: Int32, wildcards: Int)] = []
+    var oldPath: [DataNode?] = []
+    var newPath: [DataNode?] = []
 
     /// Creates empty scratch storage.
     public init() {}
@@ -22,5 +24,7 @@ public struct DecisionScratch: Sendable {
         keys.clearKeepingCapacity()
         wildcardKeys.clearKeepingCapacity()
         chain.clearKeepingCapacity()
+        oldPath.clearKeepingCapacity()
+        newPath.clearKeepingCapacity()
     }
 }

@@ -119,4 +119,88 @@ public enum KeyOrder {
         guard value >= Int64(Int32.min), value <= Int64(Int32.max) else { return nil }
         return Int32(value)
     }
+
+    // MARK: - Ranks
+
+    /// The smallest rank of a key that is not an integer; integer keys rank below it.
+    static let firstStringRank: UInt64 = 1 << 32
+
+    /// A 64-bit summary of a key that orders as the key does: when two ranks differ, the keys
+    /// compare as their ranks do. Equal ranks below ``firstStringRank`` (integer keys) mean the
+    /// same key; equal ranks above it (keys that share their first eight bytes, or that begin
+    /// with four zero bytes) leave the keys to be compared by their bytes.
+    ///
+    /// Searches compare ranks (one integer comparison) and only look at the bytes on a tie.
+    @inline(__always)
+    static func rank(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        if let first = bytes.first,
+           first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
+           let integer = integerValue(bytes: bytes) {
+            return UInt64(bitPattern: Int64(integer) &+ 0x8000_0000)
+        }
+        var word: UInt64 = 0
+        if bytes.count >= 8, let base = bytes.baseAddress {
+            word = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self).bigEndian
+        } else {
+            var shift: UInt64 = 56
+            for byte in bytes {
+                word |= UInt64(byte) << shift
+                shift &-= 8
+            }
+        }
+        return Swift.max(word, firstStringRank)
+    }
+
+    /// ``rank(bytes:)`` of a key.
+    static func rank(_ key: String) -> UInt64 {
+        var key = key
+        return key.withUTF8 { rank(bytes: $0) }
+    }
+
+    /// Byte order of two keys known not to be integers (or compared for equality only).
+    @inline(__always)
+    static func compareStringBytes(_ a: String, _ b: String) -> Int {
+        let direct = a.utf8.withContiguousStorageIfAvailable { pa in
+            b.utf8.withContiguousStorageIfAvailable { pb in compareBytes(pa, pb) }
+        }
+        if let direct, let c = direct { return c }
+        var a = a
+        var b = b
+        return a.withUTF8 { pa in b.withUTF8 { pb in compareBytes(pa, pb) } }
+    }
+}
+
+/// A key being looked up, with its ``KeyOrder/rank(bytes:)`` computed once for every level of a
+/// tree it is searched in.
+struct KeyProbe {
+    let key: String
+    let rank: UInt64
+
+    @inline(__always)
+    init(_ key: String) {
+        self.key = key
+        self.rank = KeyOrder.rank(key)
+    }
+
+    /// The index of the probe's key in `keys` (sorted by ``KeyOrder``, with their ranks in
+    /// `ranks`), or where it would be inserted.
+    @inline(__always)
+    func search(_ keys: [String], _ ranks: [UInt64]) -> (index: Int, found: Bool) {
+        ranks.withUnsafeBufferPointer { ranks in
+            var low = 0
+            var high = ranks.count
+            while low < high {
+                let mid = low &+ (high &- low) >> 1
+                let r = ranks[mid]
+                if r < rank { low = mid &+ 1; continue }
+                if r > rank { high = mid; continue }
+                // The same integer, or the same first eight bytes: the bytes decide.
+                if r < KeyOrder.firstStringRank { return (mid, true) }
+                let c = KeyOrder.compareStringBytes(keys[mid], key)
+                if c == 0 { return (mid, true) }
+                if c < 0 { low = mid &+ 1 } else { high = mid }
+            }
+            return (low, false)
+        }
+    }
 }

@@ -80,6 +80,10 @@ struct Evaluator<T: Tracer> {
     var chain: [(depth: Int, node: Int32, old: Int32, new: Int32, wildcards: Int)] = []
     /// A buffer for splitting a read's path (from the caller's scratch, when given).
     var pathKeys: [String] = []
+    /// A single write's path in the tree before and after it: `[i]` is the node at the
+    /// written keys' first `i` (nil where nothing is stored).
+    var oldPath: [DataNode?] = []
+    var newPath: [DataNode?] = []
     var log: [RuleEvaluation] = []
     /// The evaluation that decided: the first that denied, or the one that granted.
     var decisive: Int?
@@ -105,6 +109,8 @@ struct Evaluator<T: Tracer> {
         swap(&pathKeys, &scratch.keys)
         swap(&context.wildcardKeys, &scratch.wildcardKeys)
         swap(&chain, &scratch.chain)
+        swap(&oldPath, &scratch.oldPath)
+        swap(&newPath, &scratch.newPath)
     }
 
     /// Moves the scratch storage back out, emptied.
@@ -215,25 +221,33 @@ struct Evaluator<T: Tracer> {
         // A single entry is copied along the path it has already looked up; several entries are
         // merged in one pass (entry by entry would copy a shared parent's child list per entry).
         // Paths never overlap, so each existing value is read from the tree before the write.
+        // A single entry also keeps both versions of its path, which the rules' `data` and
+        // `newData` along it then need not search for again.
+        let single = entries.count == 1
         var newRoot = oldRoot
         var resolved: [(keys: [String], node: DataNode?)] = []
-        if entries.count > 1 { resolved.reserveCapacity(entries.count) }
+        if !single { resolved.reserveCapacity(entries.count) }
         for (keys, input) in entries {
             // Keys, string sizes and depth of the written value, checked before any rule runs.
             do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title(), oldRoot, error.message) }
-            let along = entries.count == 1 ? DataNode.pathNodes(oldRoot, keys) : nil
-            let existing = if let along { along.end } else { oldRoot?.descendant(keys) }
+            let existing: DataNode?
+            if single {
+                DataNode.pathNodes(oldRoot, keys, into: &oldPath)
+                existing = oldPath[keys.count]
+            } else {
+                existing = oldRoot?.descendant(keys)
+            }
             let node = input.resolved(now: now, existing: existing)
             if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
                 return reject(title(), oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
             }
-            if let along {
-                newRoot = DataNode.replacing(oldRoot, along: along, keys, with: node)
+            if single {
+                newRoot = DataNode.replacing(oldRoot, along: oldPath, keys, with: node, newPath: &newPath)
             } else {
                 resolved.append((keys, node))
             }
         }
-        if entries.count > 1 { newRoot = DataNode.replacing(oldRoot, entries: resolved) }
+        if !single { newRoot = DataNode.replacing(oldRoot, entries: resolved) }
         snaps.reset()
         rootEntry = snaps.addRoot(oldRoot)
         let newRootEntry = snaps.addRoot(newRoot)
@@ -269,8 +283,13 @@ struct Evaluator<T: Tracer> {
                 guard let (child, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { break }
                 if isWildcard { wildcardKeys.append(key) }
                 nodeIndex = child
-                oldEntry = snaps.addChild(of: oldEntry, key: key)
-                newEntry = snaps.addChild(of: newEntry, key: key)
+                if single {
+                    oldEntry = snaps.addChild(of: oldEntry, key: key, node: oldPath[depth + 1])
+                    newEntry = snaps.addChild(of: newEntry, key: key, node: newPath[depth + 1])
+                } else {
+                    oldEntry = snaps.addChild(of: oldEntry, key: key)
+                    newEntry = snaps.addChild(of: newEntry, key: key)
+                }
                 depth += 1
             }
             if permitted && decisive == nil && denial == nil { decisive = lastWrite }
@@ -284,7 +303,7 @@ struct Evaluator<T: Tracer> {
             let allKeys = wildcardKeys
             for link in chain {
                 let validateRule = tables.nodes[Int(link.node)].validate
-                guard validateRule >= 0, snaps[link.new].node != nil else { continue }
+                guard validateRule >= 0, snaps.node(link.new) != nil else { continue }
                 // Entries of one update can share ancestors; each is validated once.
                 if entries.count > 1 && Self.validatedBefore(depth: link.depth, of: keys, by: validatedEntries, entries) { continue }
                 if wildcardKeys.count != link.wildcards { wildcardKeys = Array(allKeys.prefix(link.wildcards)) }
@@ -298,7 +317,7 @@ struct Evaluator<T: Tracer> {
             if denial != nil && !explain { break }
             // 3b. Validation of the written subtree (below the location; it was validated above).
             wildcardKeys = allKeys
-            if reachedTarget, tables.nodes[Int(nodeIndex)].validatesBelow, snaps[newEntry].node != nil {
+            if reachedTarget, tables.nodes[Int(nodeIndex)].validatesBelow, snaps.node(newEntry) != nil {
                 if !validateSubtree(nodeIndex, oldEntry, newEntry, &denial) && !explain { break }
             }
         }
@@ -309,14 +328,15 @@ struct Evaluator<T: Tracer> {
     /// Validates every non-null descendant of a written location that has rules, depth first.
     /// Returns false on the first failure (and keeps going only when explaining).
     private mutating func validateSubtree(_ nodeIndex: Int32, _ oldEntry: Int32, _ newEntry: Int32, _ denial: inout String?) -> Bool {
-        guard let newNode = snaps[newEntry].node, newNode.value == nil else { return true }
+        guard let newNode = snaps.node(newEntry), newNode.value == nil else { return true }
         var ok = true
-        for key in newNode.keys {
+        let keys = newNode.keys, children = newNode.children
+        for (key, newChild) in zip(keys, children) {
             guard let (childIndex, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { continue }
             guard tables.nodes[Int(childIndex)].validatesBelow else { continue }
             let validateRule = tables.nodes[Int(childIndex)].validate
             let o = snaps.addChild(of: oldEntry, key: key)
-            let n = snaps.addChild(of: newEntry, key: key)
+            let n = snaps.addChild(of: newEntry, key: key, node: newChild)
             if isWildcard { wildcardKeys.append(key) }
             defer { if isWildcard { wildcardKeys.removeLast() } }
             if validateRule >= 0 && !evaluate(validateRule, data: o, newData: n).isTrue {

@@ -1,13 +1,19 @@
 /// The snapshots made during one operation: each entry is a location in the old or the new tree,
-/// with the node there (nil when nothing is stored) and the entry of its parent location.
+/// with the entry of its parent location and, once somebody asks, the node stored there.
 ///
-/// `child()` and `parent()` add or follow entries instead of copying anything, and the table is
-/// reused (its capacity kept) from one operation to the next.
+/// `child()` and `parent()` add or follow entries instead of copying anything. A location's node
+/// is looked up **lazily**, the first time a rule reads it (``node(_:)``): a rule that never
+/// looks at `data` (`auth != null`) costs no search in the tree, and a chain such as
+/// `data.parent().child('a').child('b')` searches only for what is finally read. The engine
+/// adds the locations whose nodes it already holds (the written path) as resolved entries.
+/// The table is reused (its capacity kept) from one operation to the next.
 public struct SnapshotTable: Sendable {
     /// One location.
     public struct Entry: Sendable {
-        /// The node stored there, or nil.
-        public var node: DataNode?
+        /// The node stored there (nil when nothing is); meaningful once `resolved`.
+        var stored: DataNode?
+        /// Whether `stored` has been looked up.
+        var resolved: Bool
         /// The parent location's entry, or -1 at the root.
         public var parent: Int32
         /// The key of this location under its parent ("" at the root).
@@ -29,14 +35,21 @@ public struct SnapshotTable: Sendable {
 
     /// Adds the root of a tree and returns its index.
     public mutating func addRoot(_ node: DataNode?) -> Int32 {
-        entries.append(Entry(node: node, parent: -1, key: ""))
+        entries.append(Entry(stored: node, resolved: true, parent: -1, key: ""))
         return Int32(entries.count - 1)
     }
 
-    /// Adds the child location `key` of `parent` and returns its index.
+    /// Adds the child location `key` of `parent` and returns its index; its node is looked up
+    /// when first read.
     public mutating func addChild(of parent: Int32, key: String) -> Int32 {
-        let node = entries[Int(parent)].node?.child(key)
-        entries.append(Entry(node: node, parent: parent, key: key))
+        entries.append(Entry(stored: nil, resolved: false, parent: parent, key: key))
+        return Int32(entries.count - 1)
+    }
+
+    /// Adds the child location `key` of `parent` whose node the caller already holds (it must
+    /// be the node at that location).
+    mutating func addChild(of parent: Int32, key: String, node: DataNode?) -> Int32 {
+        entries.append(Entry(stored: node, resolved: true, parent: parent, key: key))
         return Int32(entries.count - 1)
     }
 
@@ -64,10 +77,30 @@ public struct SnapshotTable: Sendable {
         }
         if current == parent {
             // `child('')` names no location: an empty snapshot below the receiver.
-            entries.append(Entry(node: nil, parent: parent, key: ""))
+            entries.append(Entry(stored: nil, resolved: true, parent: parent, key: ""))
             return Int32(entries.count - 1)
         }
         return current
+    }
+
+    /// The node stored at an entry's location (nil when nothing is), looked up now if it has
+    /// not been, and remembered.
+    public mutating func node(_ index: Int32) -> DataNode? {
+        let i = Int(index)
+        if entries[i].resolved { return entries[i].stored }
+        let parent = entries[i].parent
+        let node = parent >= 0 ? node(parent)?.child(entries[i].key) : nil
+        entries[i].stored = node
+        entries[i].resolved = true
+        return node
+    }
+
+    /// The node stored at an entry's location, without remembering it (for readers that hold
+    /// the table by value, such as tracers).
+    public func peekNode(_ index: Int32) -> DataNode? {
+        let entry = entries[Int(index)]
+        if entry.resolved { return entry.stored }
+        return entry.parent >= 0 ? peekNode(entry.parent)?.child(entry.key) : nil
     }
 
     /// The entry at an index.

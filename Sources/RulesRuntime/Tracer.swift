@@ -29,7 +29,7 @@ public struct RecordingTracer: Tracer {
         if case .snapshot(let i) = value {
             let path = "/" + snapshots.path(of: i).joined(separator: "/")
             let content: String
-            if let stored = snapshots[i].node {
+            if let stored = snapshots.peekNode(i) {
                 content = stored.value.map { Value($0).description } ?? "{…}"
             } else {
                 content = "null"

@@ -99,7 +99,8 @@ public struct VM: Sendable {
             case .val, .getPriority, .exists, .isNumber, .isString, .isBoolean, .hasAnyChildren, .parent:
                 guard let v = pop() else { return underflow(pc, rs) }
                 guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
-                let node = snaps[si].node
+                // parent() needs only the location, not what is stored there.
+                let node = ins.opcode == .parent ? nil : snaps.node(si)
                 switch ins.opcode {
                 case .val:
                     if let node { result = node.value.map(Value.init) ?? .object } else { result = .null }
@@ -118,7 +119,7 @@ public struct VM: Sendable {
                 guard let v = pop() else { return underflow(pc, rs) }
                 guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
                 let c = snaps.addDescendant(of: si, keys: rs.pathKeys[Int(ins.operand)])
-                result = ins.opcode == .childConst ? .snapshot(c) : .bool(snaps[c].node != nil)
+                result = ins.opcode == .childConst ? .snapshot(c) : .bool(snaps.node(c) != nil)
             case .child, .hasChild:
                 guard let p = pop(), let v = pop() else { return underflow(pc, rs) }
                 guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
@@ -126,7 +127,7 @@ public struct VM: Sendable {
                     return fail("\(Self.methodName(ins.opcode))() expects a string argument, got \(p.typeName).", pc, rs)
                 }
                 let c = snaps.addDescendant(of: si, path: path)
-                result = ins.opcode == .child ? .snapshot(c) : .bool(snaps[c].node != nil)
+                result = ins.opcode == .child ? .snapshot(c) : .bool(snaps.node(c) != nil)
             case .hasChildren:
                 let n = Int(ins.operand)
                 guard stack.count >= n + 1 else { return underflow(pc, rs) }
@@ -143,7 +144,7 @@ public struct VM: Sendable {
                 while all && k < stack.count {
                     if case .string(let path) = stack[k] {
                         let c = snaps.addDescendant(of: si, path: path)
-                        all = snaps[c].node != nil
+                        all = snaps.node(c) != nil
                     }
                     k += 1
                 }

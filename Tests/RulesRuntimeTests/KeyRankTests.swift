@@ -1,0 +1,71 @@
+import RulesTestSupport
+import Testing
+
+@testable import RulesRuntime
+
+/// Key ranks: the 64-bit summaries that searches compare before looking at a key's bytes.
+/// A rank that orders two keys the wrong way, or calls two different keys the same, would make
+/// a search miss a stored child.
+@Suite struct KeyRankTests {
+    /// Keys at the edges: integers and near-integers, the empty key, keys that differ only
+    /// after their eighth byte, keys that are prefixes of others, multi-byte UTF-8 and bytes
+    /// that a stored key cannot hold but a hand-built tree may.
+    static let edgeKeys = [
+        "", "0", "1", "-1", "7", "10", "-2147483648", "2147483647", "2147483648", "-2147483649",
+        "007", "-0", "+1", "1.5", "a", "ab", "ab\u{1}", "ab\u{0}", "abcdefgh", "abcdefghi", "abcdefgg",
+        "abcdefgh\u{0}", "\u{0}\u{0}\u{0}\u{0}x", "\u{0}", "p00000041", "p00000042", "p0000004",
+        "-NxAbCdEfGh1", "-NxAbCdEfGh2", "é", "e\u{301}", "😀", "\u{FFFF}", "zzzzzzzzzzzz",
+    ]
+
+    /// Wherever two ranks differ they order the keys as ``KeyOrder`` does; equal ranks below
+    /// the string range belong to the same key.
+    @Test func ranksOrderKeysAsKeyOrderDoes() {
+        var keys = Self.edgeKeys
+        var rng = SplitMix64(seed: 5)
+        let alphabet = Array("0123456789-az_AZ\u{0}é")
+        for _ in 0..<400 {
+            let length = rng.below(12)
+            keys.append(String((0..<length).map { _ in rng.pick(alphabet) }))
+        }
+        for a in keys {
+            for b in keys {
+                let ra = KeyOrder.rank(a), rb = KeyOrder.rank(b)
+                let c = KeyOrder.compare(a, b)
+                if ra < rb { #expect(c < 0, "\(a.debugDescription) ranks below \(b.debugDescription)") }
+                if ra > rb { #expect(c > 0, "\(a.debugDescription) ranks above \(b.debugDescription)") }
+                if ra == rb, ra < KeyOrder.firstStringRank { #expect(c == 0, "\(a.debugDescription) and \(b.debugDescription) share an integer rank") }
+                if c == 0 { #expect(ra == rb) }
+            }
+        }
+    }
+
+    @Test func integerKeysRankBelowEveryOtherKey() {
+        #expect(KeyOrder.rank("-2147483648") == 0)
+        #expect(KeyOrder.rank("2147483647") == KeyOrder.firstStringRank - 1)
+        for key in ["", "\u{0}", "2147483648", "007", "a"] {
+            #expect(KeyOrder.rank(key) >= KeyOrder.firstStringRank, "\(key.debugDescription)")
+        }
+    }
+
+    /// Every key of a node is found, and every absent key is not, whether the keys share long
+    /// prefixes (ties broken by bytes) or not, in a narrow node and in a wide one.
+    @Test(arguments: [5, 40, 3_000])
+    func searchesFindExactlyTheStoredKeys(count: Int) throws {
+        var keys = Set(Self.edgeKeys.filter { !$0.isEmpty })
+        var rng = SplitMix64(seed: UInt64(count))
+        while keys.count < count + Self.edgeKeys.count {
+            // Push-key-like keys: a shared eight-byte prefix, then a random tail.
+            keys.insert("-NxAbCdE" + String(rng.below(100_000)))
+        }
+        let stored = Array(keys).shuffled(using: &rng).prefix(count)
+        let node = try #require(DataNode.object(stored.map { ($0, DataNode(leaf: .string($0))) }))
+        for key in keys {
+            let found = node.child(key)
+            if stored.contains(key) {
+                #expect(found?.value == .string(key), "\(key.debugDescription) not found")
+            } else {
+                #expect(found == nil, "\(key.debugDescription) found but not stored")
+            }
+        }
+    }
+}

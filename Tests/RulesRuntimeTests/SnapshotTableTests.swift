@@ -1,0 +1,59 @@
+import Testing
+
+@testable import RulesRuntime
+
+/// The snapshot table looks nodes up lazily; what a rule reads must be what is stored, however
+/// the location was reached.
+@Suite struct SnapshotTableTests {
+    static func tree() throws -> DataNode {
+        try #require(try DataNode.fromJSON(#"{"a": {"b": {"c": 1}, "d": "x"}, "e": true}"#))
+    }
+
+    @Test func childEntriesResolveToTheStoredNodes() throws {
+        let root = try Self.tree()
+        var table = SnapshotTable()
+        let r = table.addRoot(root)
+        let c = table.addDescendant(of: r, path: "a/b/c")
+        let missing = table.addDescendant(of: c, path: "deeper/still")
+        let d = table.addChild(of: table[table[c].parent].parent, key: "d")
+        // Not looked up until read.
+        #expect(!table[c].resolved && !table[d].resolved)
+        #expect(table.peekNode(c)?.value == .number(1))
+        #expect(!table[c].resolved, "peekNode must not change the table")
+        #expect(table.node(c)?.value == .number(1))
+        #expect(table[c].resolved && table[table[c].parent].resolved)
+        #expect(table.node(d)?.value == .string("x"))
+        #expect(table.node(missing) == nil)
+        #expect(table.peekNode(missing) == nil)
+        #expect(table.path(of: missing) == ["a", "b", "c", "deeper", "still"])
+        // child('') names no location.
+        let empty = table.addDescendant(of: r, path: "")
+        #expect(table.node(empty) == nil && table[empty].parent == r)
+    }
+
+    /// A write keeps both versions of its path; the new one must be the path through the tree
+    /// it returns, at every level, for sets, deletes, no-op writes and created ancestors.
+    @Test(arguments: [
+        (["a", "b", "c"], DataNode?.some(DataNode(leaf: .number(2)))),
+        (["a", "b", "c"], nil),
+        (["a", "b", "c"], DataNode?.some(DataNode(leaf: .number(1)))),
+        (["x", "y"], DataNode?.some(DataNode(leaf: .bool(true)))),
+        (["x", "y"], nil),
+        (["e", "f"], DataNode?.some(DataNode(leaf: .bool(false)))),
+        (["a"], nil),
+    ])
+    func writtenPathMatchesTheNewTree(keys: [String], node: DataNode?) throws {
+        let root = try Self.tree()
+        var old: [DataNode?] = []
+        var new: [DataNode?] = []
+        DataNode.pathNodes(root, keys, into: &old)
+        let result = DataNode.replacing(root, along: old, keys, with: node, newPath: &new)
+        #expect(new.count == keys.count + 1)
+        var expected: [DataNode?] = []
+        DataNode.pathNodes(result, keys, into: &expected)
+        for i in 0...keys.count {
+            #expect(new[i] === expected[i], "level \(i) of \(keys)")
+        }
+        #expect(result === DataNode.replacing(root, at: DataPath(keys: keys), with: node) || result?.isEqual(to: DataNode.replacing(root, at: DataPath(keys: keys), with: node)!) == true)
+    }
+}
