@@ -315,44 +315,68 @@ public final class DataNode: Sendable {
     }
 
     /// The tree with several nodes replaced at once: the same result as calling
-    /// ``replacing(_:at:with:)`` for each entry in turn, for paths of which none is a prefix of
-    /// another (a multi-path update), but in time O(n log n) in the number of entries instead of
-    /// copying a parent's child list once per entry.
+    /// ``replacing(_:at:with:)`` for each entry in turn, but each node on the entries' paths is
+    /// copied once, however many entries pass through it (entry by entry would copy a shared
+    /// parent's child list once per entry).
     public static func replacing(_ root: DataNode?, entries: [(keys: [String], node: DataNode?)]) -> DataNode? {
         if entries.count == 1 { return replacing(root, at: DataPath(keys: entries[0].keys), with: entries[0].node) }
-        return merge(root, entries[...], depth: 0)
+        // Sorted by path, key by key in KeyOrder (ties by position), the entries below one key
+        // are adjacent at every depth.
+        let order = entries.indices.sorted { x, y in
+            let c = comparePaths(entries[x].keys, entries[y].keys)
+            return c != 0 ? c < 0 : x < y
+        }
+        // A path that is a prefix of the next (or equal to it) makes the order of application
+        // matter: apply one by one. (A multi-path update never has such paths; the engine
+        // rejects them first.)
+        for i in order.indices.dropFirst() where DataPath(keys: entries[order[i - 1]].keys).isPrefix(of: DataPath(keys: entries[order[i]].keys)) {
+            var out = root
+            for e in entries { out = replacing(out, at: DataPath(keys: e.keys), with: e.node) }
+            return out
+        }
+        return merge(root, entries, order, order.indices, depth: 0)
     }
 
-    /// `base` (the node at the common prefix of `entries`, of length `depth`) with `entries` applied.
-    private static func merge(_ base: DataNode?, _ entries: ArraySlice<(keys: [String], node: DataNode?)>, depth: Int) -> DataNode? {
-        var base = base
-        var below: [(keys: [String], node: DataNode?)] = []
-        for entry in entries {
-            // An entry that ends here replaces the node; entries after it apply on top of it.
-            if entry.keys.count == depth {
-                base = entry.node
-                below.removeAll()
-            } else {
-                below.append(entry)
-            }
+    /// Path order: key by key in ``KeyOrder``, a path before the longer paths it starts.
+    private static func comparePaths(_ a: [String], _ b: [String]) -> Int {
+        var i = 0
+        while i < a.count && i < b.count {
+            let c = KeyOrder.compare(a[i], b[i])
+            if c != 0 { return c }
+            i += 1
         }
-        if below.isEmpty { return base }
-        // Group by the next key (stable, by KeyOrder, so that equal keys are adjacent and keep
-        // their order; equality is by bytes).
-        let sorted = below.enumerated().sorted { x, y in
-            let c = KeyOrder.compare(x.element.keys[depth], y.element.keys[depth])
-            return c != 0 ? c < 0 : x.offset < y.offset
-        }.map(\.element)
+        return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
+    }
+
+    /// `base` (the node at the common prefix, of length `depth`, of the entries `order[range]`,
+    /// sorted by path, none a prefix of another) with those entries applied.
+    private static func merge(_ base: DataNode?, _ entries: [(keys: [String], node: DataNode?)], _ order: [Int],
+                              _ range: Range<Int>, depth: Int) -> DataNode? {
+        if range.count == 1 {
+            let entry = entries[order[range.lowerBound]]
+            return replacing(base, below: entry.keys, from: depth, with: entry.node)
+        }
         var changes: [(key: String, node: DataNode?)] = []
-        var start = 0
-        while start < sorted.count {
-            let key = sorted[start].keys[depth]
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let key = entries[order[start]].keys[depth]
             var end = start + 1
-            while end < sorted.count, KeyOrder.compare(sorted[end].keys[depth], key) == 0 { end += 1 }
-            changes.append((key, merge(base?.child(key), sorted[start..<end], depth: depth + 1)))
+            while end < range.upperBound, KeyOrder.sameBytes(entries[order[end]].keys[depth], key) { end += 1 }
+            changes.append((key, merge(base?.child(key), entries, order, start..<end, depth: depth + 1)))
             start = end
         }
         return base.map { $0.settingChildren(changes) } ?? object(changes.compactMap { c in c.node.map { (c.key, $0) } })
+    }
+
+    /// `base` (the node at `keys[..<depth]`) with the node at `keys` replaced by `node`: the
+    /// single-path copy of ``replacing(_:at:with:)`` from a node below the root.
+    private static func replacing(_ base: DataNode?, below keys: [String], from depth: Int, with node: DataNode?) -> DataNode? {
+        if depth == keys.count { return node }
+        let key = keys[depth]
+        let child = replacing(base?.child(key), below: keys, from: depth + 1, with: node)
+        if let base { return base.settingChild(key, to: child) }
+        // No node here: create one only if something is being written below.
+        return child.map { DataNode(sortedKeys: [key], children: [$0], priority: nil) }
     }
 
     /// This node with the children at the sorted, distinct keys of `changes` replaced (nil

@@ -24,6 +24,11 @@ import Testing
         ("delete everything", [(["a"], nil), (["leaf"], nil), (["only"], nil), (["n"], nil)]),
         ("mixed order", [(["b2"], leaf(1)), (["10"], leaf(2)), (["9"], leaf(3)), (["a", "b"], leaf(4)), (["a", "a"], nil)]),
         ("missing deletes", [(["zz", "y"], nil), (["a", "q"], nil)]),
+        // Overlapping paths (which an update never has) apply in their order.
+        ("deeper first, then its ancestor", [(["a", "c", "d"], leaf(1)), (["a", "c"], leaf(2)), (["n"], leaf(3))]),
+        ("ancestor first, then below it", [(["a"], leaf(1)), (["a", "x"], leaf(2))]),
+        ("same path twice", [(["n"], leaf(1)), (["b"], nil), (["n"], leaf(2))]),
+        ("wide new parent", (0..<40).map { (["w", "k\($0)"], leaf(Double($0))) } + [(["a", "b"], leaf(9))]),
     ]
 
     @Test(arguments: cases.indices)
@@ -34,6 +39,23 @@ import Testing
             let oneByOne = Self.sequential(root, entries)
             #expect(batch?.exportJSON() == oneByOne?.exportJSON(), "\(name)")
             #expect(batch?.count == oneByOne?.count, "\(name)")
+        }
+    }
+
+    /// Several changes under a wide object (a child tree) at once, with inserts, replacements
+    /// and deletes, some emptying the object.
+    @Test func wideParent() throws {
+        let wide = (0..<50).map { (["w", "k\($0)"], DataNode?.some(Self.leaf(Double($0)))) }
+        let root = Self.sequential(Self.base, wide)
+        let changes: [[(keys: [String], node: DataNode?)]] = [
+            [(["w", "k3"], nil), (["w", "k30"], Self.leaf(-1)), (["w", "new"], Self.leaf(7)), (["n"], nil)],
+            (0..<50).map { (["w", "k\($0)"], nil) },
+            (0..<50).map { (["w", "k\($0)"], nil) } + [(["w", "z"], Self.leaf(1))],
+        ]
+        for entries in changes {
+            let batch = DataNode.replacing(root, entries: entries)
+            #expect(batch?.exportJSON() == Self.sequential(root, entries)?.exportJSON())
+            #expect(batch?.count == Self.sequential(root, entries)?.count)
         }
     }
 
