@@ -100,12 +100,16 @@ final class ChildTree: Sendable {
         return found ? tree.nodes[index] : nil
     }
 
-    /// The result of setting one child in a subtree.
+    /// The result of setting one child in a subtree (no case allocates).
     enum Change {
         /// Nothing changed.
         case unchanged
-        /// The subtree is now these trees in order: none (it became empty), one, or two (a split).
-        case replaced([ChildTree])
+        /// The subtree lost its last child.
+        case emptied
+        /// The subtree is now this one.
+        case one(ChildTree)
+        /// The subtree grew too big and is now these two, in order.
+        case split(ChildTree, ChildTree)
     }
 
     /// This subtree with the child at `key` set to `child` (nil removes it).
@@ -120,10 +124,10 @@ final class ChildTree: Sendable {
                     let newNodes = nodes.replacing(at: index, with: child)
                     // The keys stay shared, and the counts follow from the one child replaced
                     // (rather than summing every child again).
-                    return .replaced([ChildTree(keys: keys, ranks: ranks, nodes: newNodes, subs: [], entryCount: entryCount,
-                                                nodeCount: nodeCount - old.count + child.count)])
+                    return .one(ChildTree(keys: keys, ranks: ranks, nodes: newNodes, subs: [], entryCount: entryCount,
+                                          nodeCount: nodeCount - old.count + child.count))
                 } else {
-                    if keys.count == 1 { return .replaced([]) }
+                    if keys.count == 1 { return .emptied }
                     newKeys.remove(at: index)
                     newRanks.remove(at: index)
                     newNodes.remove(at: index)
@@ -136,33 +140,44 @@ final class ChildTree: Sendable {
             }
             if newKeys.count > Self.maxLeaf {
                 let half = newKeys.count / 2
-                return .replaced([
+                return .split(
                     ChildTree(leafKeys: Array(newKeys[..<half]), ranks: Array(newRanks[..<half]), nodes: Array(newNodes[..<half])),
-                    ChildTree(leafKeys: Array(newKeys[half...]), ranks: Array(newRanks[half...]), nodes: Array(newNodes[half...])),
-                ])
+                    ChildTree(leafKeys: Array(newKeys[half...]), ranks: Array(newRanks[half...]), nodes: Array(newNodes[half...])))
             }
-            return .replaced([ChildTree(leafKeys: newKeys, ranks: newRanks, nodes: newNodes)])
+            return .one(ChildTree(leafKeys: newKeys, ranks: newRanks, nodes: newNodes))
         }
         let i = Self.subIndex(self, probe)
         let old = subs[i]
-        guard case .replaced(let parts) = old.setting(probe, child) else { return .unchanged }
-        if parts.count == 1, parts[0].ranks[0] == ranks[i], KeyOrder.sameBytes(parts[0].keys[0], keys[i]) {
-            // One subtree replaced by one with the same first key (the same bytes: `==` on
-            // `String` would accept a canonically equivalent one): the keys stay shared and the
-            // counts change by the difference.
-            let newSubs = subs.replacing(at: i, with: parts[0])
-            return .replaced([ChildTree(keys: keys, ranks: ranks, nodes: [], subs: newSubs,
-                                        entryCount: entryCount - old.entryCount + parts[0].entryCount,
-                                        nodeCount: nodeCount - old.nodeCount + parts[0].nodeCount)])
+        switch old.setting(probe, child) {
+        case .unchanged:
+            return .unchanged
+        case .one(let part):
+            // One subtree replaced by one: the counts change by the difference, and the keys
+            // stay shared unless its first key changed (compared by bytes: `==` on `String`
+            // would accept a canonically equivalent one).
+            var newKeys = keys, newRanks = ranks
+            if part.ranks[0] != ranks[i] || !KeyOrder.sameBytes(part.keys[0], keys[i]) {
+                newKeys[i] = part.keys[0]
+                newRanks[i] = part.ranks[0]
+            }
+            return .one(ChildTree(keys: newKeys, ranks: newRanks, nodes: [], subs: subs.replacing(at: i, with: part),
+                                  entryCount: entryCount - old.entryCount + part.entryCount,
+                                  nodeCount: nodeCount - old.nodeCount + part.nodeCount))
+        case .emptied:
+            if subs.count == 1 { return .emptied }
+            var newSubs = subs
+            newSubs.remove(at: i)
+            return .one(ChildTree(subs: newSubs))
+        case .split(let first, let second):
+            var newSubs = subs
+            newSubs[i] = first
+            newSubs.insert(second, at: i + 1)
+            if newSubs.count > Self.maxInner {
+                let half = newSubs.count / 2
+                return .split(ChildTree(subs: Array(newSubs[..<half])), ChildTree(subs: Array(newSubs[half...])))
+            }
+            return .one(ChildTree(subs: newSubs))
         }
-        var newSubs = subs
-        newSubs.replaceSubrange(i...i, with: parts)
-        if newSubs.isEmpty { return .replaced([]) }
-        if newSubs.count > Self.maxInner {
-            let half = newSubs.count / 2
-            return .replaced([ChildTree(subs: Array(newSubs[..<half])), ChildTree(subs: Array(newSubs[half...]))])
-        }
-        return .replaced([ChildTree(subs: newSubs)])
     }
 
     /// The tree with the child at `key` set; nil when it became empty, `self` when unchanged.
@@ -170,14 +185,12 @@ final class ChildTree: Sendable {
     func settingRoot(_ probe: KeyProbe, _ child: DataNode?) -> ChildTree? {
         switch setting(probe, child) {
         case .unchanged: return self
-        case .replaced(let parts):
-            if parts.isEmpty { return nil }
-            if parts.count == 1 {
-                var root = parts[0]
-                while !root.isLeaf && root.subs.count == 1 { root = root.subs[0] }
-                return root
-            }
-            return ChildTree(subs: parts)
+        case .emptied: return nil
+        case .one(var root):
+            while !root.isLeaf && root.subs.count == 1 { root = root.subs[0] }
+            return root
+        case .split(let first, let second):
+            return ChildTree(subs: [first, second])
         }
     }
 

@@ -291,7 +291,9 @@ public final class DataNode: Sendable {
     static func replacing(_ root: DataNode?, along path: [DataNode?], _ keys: [String], with node: DataNode?,
                           newPath: inout [DataNode?]) -> DataNode? {
         newPath.clearKeepingCapacity()
-        newPath.append(contentsOf: path)
+        newPath.reserveCapacity(path.count)
+        // One by one: `append(contentsOf:)` copies optionals through the generic value witness.
+        for node in path { newPath.append(node) }
         if keys.isEmpty { newPath[0] = node; return node }
         if path[keys.count] === node { return root }
         newPath[keys.count] = node
