@@ -7,7 +7,7 @@ final class ChildTree: Sendable {
     /// Most entries in a leaf; a leaf that grows past it splits in two.
     static let maxLeaf = 32
     /// Most subtrees under an inner node.
-    static let maxInner = 16
+    static let maxInner = 32
 
     /// A leaf's keys, or an inner node's first key of each subtree.
     let keys: [String]
