@@ -131,7 +131,6 @@ public enum KeyOrder {
     /// with four zero bytes) leave the keys to be compared by their bytes.
     ///
     /// Searches compare ranks (one integer comparison) and only look at the bytes on a tie.
-    @inline(__always)
     static func rank(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         if let first = bytes.first,
            first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
@@ -158,7 +157,6 @@ public enum KeyOrder {
     }
 
     /// Byte order of two keys known not to be integers (or compared for equality only).
-    @inline(__always)
     static func compareStringBytes(_ a: String, _ b: String) -> Int {
         let direct = a.utf8.withContiguousStorageIfAvailable { pa in
             b.utf8.withContiguousStorageIfAvailable { pb in compareBytes(pa, pb) }
@@ -176,7 +174,6 @@ struct KeyProbe {
     let key: String
     let rank: UInt64
 
-    @inline(__always)
     init(_ key: String) {
         self.key = key
         self.rank = KeyOrder.rank(key)
@@ -184,7 +181,6 @@ struct KeyProbe {
 
     /// The index of the probe's key in `keys` (sorted by ``KeyOrder``, with their ranks in
     /// `ranks`), or where it would be inserted.
-    @inline(__always)
     func search(_ keys: [String], _ ranks: [UInt64]) -> (index: Int, found: Bool) {
         ranks.withUnsafeBufferPointer { ranks in
             var low = 0
