@@ -75,7 +75,9 @@ public enum ConstantFolder {
         }
     }
 
-    private static func equal(_ a: Constant, _ b: Constant) -> Bool {
+    /// Strict equality of two constants (strings by their bytes); the linter's abstract
+    /// evaluator uses it too.
+    static func equal(_ a: Constant, _ b: Constant) -> Bool {
         switch (a, b) {
         case (.null, .null): true
         case (.bool(let x), .bool(let y)): x == y

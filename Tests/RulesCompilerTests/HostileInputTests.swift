@@ -1,20 +1,8 @@
+import RulesTestSupport
 import Testing
 
 @testable import RulesCompiler
 @testable import RulesSyntax
-
-/// A small deterministic generator (SplitMix64), so that "random" inputs are the same on every run.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Inputs meant to break a compiler. Each must end in a clear error diagnostic (or, where the
 /// input is valid, in a ruleset), never in a crash, a stack overflow or a hang.
@@ -49,7 +37,7 @@ private struct SplitMix64: RandomNumberGenerator {
 
     @Test(arguments: [1, 2, 3, 42, 2024] as [UInt64])
     func binaryGarbage(seed: UInt64) throws {
-        var rng = SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)
         let bytes = (0..<4096).map { _ in UInt8.random(in: 0...255, using: &rng) }
         let (_, result) = compile(bytes)
         let d = try firstError(result)
@@ -58,7 +46,7 @@ private struct SplitMix64: RandomNumberGenerator {
     }
 
     @Test func binaryGarbageStartingWithABraceIsReportedAsInvalidUTF8() throws {
-        var rng = SplitMix64(state: 7)
+        var rng = SplitMix64(seed: 7)
         let bytes = Array("{\"rules\": {\".read\": \"".utf8) + [0xFF] + (0..<1000).map { _ in UInt8.random(in: 0...255, using: &rng) }
         let (file, result) = compile(bytes)
         let d = try firstError(result)
@@ -69,7 +57,7 @@ private struct SplitMix64: RandomNumberGenerator {
 
     @Test(arguments: [5, 6, 9] as [UInt64])
     func printableGarbage(seed: UInt64) throws {
-        var rng = SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)
         let alphabet = Array("{}[]:,\"'/*\\ \nabc123.-truefalsenull$#".utf8)
         let bytes = (0..<20_000).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] }
         let (_, result) = compile(bytes)

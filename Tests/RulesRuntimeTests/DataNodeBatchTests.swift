@@ -1,4 +1,5 @@
 import RulesRuntime
+import RulesTestSupport
 import Testing
 
 /// `DataNode.replacing(_:entries:)` (a whole multi-path update at once) gives the same tree as
@@ -69,11 +70,8 @@ import Testing
 
     /// A pseudo-random large update, against the one-by-one result.
     @Test func manyEntries() {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ n: UInt64) -> UInt64 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return (state >> 33) % n
-        }
+        var rng = SplitMix64(seed: 0x9E37_79B9_7F4A_7C15)
+        func next(_ n: Int) -> Int { rng.below(n) }
         var seen = Set<[String]>()
         var entries: [(keys: [String], node: DataNode?)] = []
         // At most 6^3 prefix-free paths exist; 600 draws give a large update and always end.

@@ -69,16 +69,5 @@ enum RuleProbe {
     }
 
     /// A JSON string literal for a rule expression.
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    static func jsonString(_ s: String) -> String { JSONText.quote(s) }
 }

@@ -1,17 +1,6 @@
+import RulesTestSupport
 import Testing
 @testable import RulesSyntax
-
-/// A small seeded generator, so that the random inputs are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The height of a tree (a leaf is 1), computed without recursion.
 func treeHeight(_ root: Expression) -> Int {
@@ -190,7 +179,7 @@ private let tooDeep = "Expression is nested too deeply (more than 200 levels)."
     }
 
     @Test func randomBytes() {
-        var rng = SplitMix64(state: 0x5EED)
+        var rng = SplitMix64(seed: 0x5EED)
         for _ in 0..<3000 {
             let count = Int.random(in: 0...40, using: &rng)
             let bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }
@@ -204,7 +193,7 @@ private let tooDeep = "Expression is nested too deeply (more than 200 levels)."
             "/", "%", "&&", "||", "==", "!==", "<", ">=", " ", "\n", "$x", "f(", "x[", "true", "null", "'\\u00e9'",
             "é", "=", ";", "in", "**", "\\", "'", "/",
         ]
-        var rng = SplitMix64(state: 42)
+        var rng = SplitMix64(seed: 42)
         let limits = ExpressionLimits(maxDepth: 8, maxLength: 1000)
         var accepted = 0
         for _ in 0..<5000 {

@@ -275,7 +275,7 @@ struct AbstractEvaluator {
     /// Whether two values are equal, when that is known; records why when it is known for a
     /// reason worth a lint.
     private mutating func equality(_ e: Expression, _ l: Expression, _ r: Expression, _ lv: AbstractValue, _ rv: AbstractValue) -> Bool? {
-        if let a = lv.constant, let b = rv.constant { return Self.equal(a, b) }
+        if let a = lv.constant, let b = rv.constant { return ConstantFolder.equal(a, b) }
         for (x, y) in [(lv, rv), (rv, lv)] {
             // A wildcard never binds a key that a literal sibling takes.
             if case .wildcard(let name)? = x.shape, case .string(let key)? = y.constant, excludedKeys[name]?.contains(key) == true {
@@ -302,16 +302,6 @@ struct AbstractEvaluator {
     private func isEqualityTrueOnMatch(_ e: Expression) -> Bool {
         if case .binary(let op, _, _, _) = e.kind { return op == .equal || op == .strictEqual }
         return true
-    }
-
-    static func equal(_ a: ConstantFolder.Constant, _ b: ConstantFolder.Constant) -> Bool {
-        switch (a, b) {
-        case (.null, .null): true
-        case (.bool(let x), .bool(let y)): x == y
-        case (.number(let x), .number(let y)): x == y
-        case (.string(let x), .string(let y)): Array(x.utf8) == Array(y.utf8)
-        default: false
-        }
     }
 
     private mutating func logical(_ e: Expression, _ op: LogicalOperator, _ operands: [Expression]) -> AbstractValue {

@@ -51,7 +51,7 @@ enum ConditionFacts {
         if let k = positive.first(where: negative.contains) { return "is tested to be \(k.phrase) and not to be" }
         if exists.count == 2 { return "is tested to exist and not to exist" }
         if exists.contains(false), let k = positive.first { return "is tested not to exist and to be \(k.phrase)" }
-        if let a = equals.first, let b = equals.dropFirst().first(where: { !AbstractEvaluator.equal($0, a) }) {
+        if let a = equals.first, let b = equals.dropFirst().first(where: { !ConstantFolder.equal($0, a) }) {
             return "is compared equal to both \(describe(a)) and \(describe(b))"
         }
         if let c = equals.first {
