@@ -156,7 +156,7 @@ final class ChildTree: Sendable {
             // stay shared unless its first key changed (compared by bytes: `==` on `String`
             // would accept a canonically equivalent one).
             var newKeys = keys, newRanks = ranks
-            if part.ranks[0] != ranks[i] || !KeyOrder.sameBytes(part.keys[0], keys[i]) {
+            if KeyOrder.compare(part.keys[0], rank: part.ranks[0], keys[i], rank: ranks[i]) != 0 {
                 newKeys[i] = part.keys[0]
                 newRanks[i] = part.ranks[0]
             }

@@ -36,26 +36,28 @@ public indirect enum DataInput: Sendable, Hashable {
     /// ``KeyOrder``; the order a stored node would have.
     static func normalized(_ members: [(String, DataInput)]) -> [(String, DataInput)] {
         if members.count < 2 { return members }
+        // Each key's rank is computed once rather than per comparison.
+        let ranks = members.map { KeyOrder.rank($0.0) }
         // Fast path: members already strictly increasing (sorted input, exported data).
         var increasing = true
-        for i in 1..<members.count where KeyOrder.compare(members[i - 1].0, members[i].0) >= 0 {
+        for i in 1..<members.count where KeyOrder.compare(members[i - 1].0, rank: ranks[i - 1], members[i].0, rank: ranks[i]) >= 0 {
             increasing = false
             break
         }
         if increasing { return members }
-        // Sort indices; each key's integer value is computed once rather than per comparison.
-        let integers = members.map { KeyOrder.integerValue($0.0) }
         let order = members.indices.sorted { x, y in
-            let c = KeyOrder.compare(members[x].0, integer: integers[x], members[y].0, integer: integers[y])
+            let c = KeyOrder.compare(members[x].0, rank: ranks[x], members[y].0, rank: ranks[y])
             return c != 0 ? c < 0 : x < y
         }
         var out: [(String, DataInput)] = []
         out.reserveCapacity(members.count)
+        var lastRank: UInt64 = 0
         for index in order {
-            if let last = out.last, KeyOrder.compare(last.0, members[index].0) == 0 {
+            if let last = out.last, KeyOrder.compare(last.0, rank: lastRank, members[index].0, rank: ranks[index]) == 0 {
                 out[out.count - 1] = members[index]
             } else {
                 out.append(members[index])
+                lastRank = ranks[index]
             }
         }
         return out

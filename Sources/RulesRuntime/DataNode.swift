@@ -136,44 +136,41 @@ public final class DataNode: Sendable {
     public static func object(_ pairs: [(String, DataNode)], priority: Primitive? = nil) -> DataNode? {
         if pairs.isEmpty { return nil }
         let priority = validPriority(priority)
+        // Each key's rank is computed once: for the order, and kept in the node.
+        let ranks = pairs.map { KeyOrder.rank($0.0) }
         // Fast path: input that is already strictly increasing (the common case when copying or
         // building from sorted data) needs no sort.
         var increasing = true
         var i = 1
         while i < pairs.count {
-            if KeyOrder.compare(pairs[i - 1].0, pairs[i].0) >= 0 { increasing = false; break }
+            if KeyOrder.compare(pairs[i - 1].0, rank: ranks[i - 1], pairs[i].0, rank: ranks[i]) >= 0 { increasing = false; break }
             i += 1
         }
         if increasing {
-            return DataNode(sortedKeys: pairs.map(\.0), children: pairs.map(\.1), priority: priority)
+            return DataNode(sortedKeys: pairs.map(\.0), ranks: ranks, children: pairs.map(\.1), priority: priority)
         }
-        // Sort indices; compute each key's integer value once rather than per comparison.
-        let integers = pairs.map { KeyOrder.integerValue($0.0) }
         var order = Array(pairs.indices)
         order.sort { x, y in
-            let c = compareKeys(pairs[x].0, integers[x], pairs[y].0, integers[y])
+            let c = KeyOrder.compare(pairs[x].0, rank: ranks[x], pairs[y].0, rank: ranks[y])
             return c != 0 ? c < 0 : x < y
         }
         var keys: [String] = []
+        var sortedRanks: [UInt64] = []
         var children: [DataNode] = []
         keys.reserveCapacity(pairs.count)
+        sortedRanks.reserveCapacity(pairs.count)
         children.reserveCapacity(pairs.count)
         for index in order {
             // Equal keys are adjacent and in input order: the later one replaces the earlier.
-            // (Comparing as plain bytes is exact for an equality test.)
-            if let last = keys.last, compareKeys(last, nil, pairs[index].0, nil) == 0 {
+            if let last = keys.last, KeyOrder.compare(last, rank: sortedRanks[sortedRanks.count - 1], pairs[index].0, rank: ranks[index]) == 0 {
                 children[children.count - 1] = pairs[index].1
             } else {
                 keys.append(pairs[index].0)
+                sortedRanks.append(ranks[index])
                 children.append(pairs[index].1)
             }
         }
-        return DataNode(sortedKeys: keys, children: children, priority: priority)
-    }
-
-    /// ``KeyOrder`` comparison with known integer values.
-    private static func compareKeys(_ a: String, _ ia: Int32?, _ b: String, _ ib: Int32?) -> Int {
-        KeyOrder.compare(a, integer: ia, b, integer: ib)
+        return DataNode(sortedKeys: keys, ranks: sortedRanks, children: children, priority: priority)
     }
 
     /// Whether this is a leaf.
@@ -262,12 +259,7 @@ public final class DataNode: Sendable {
     /// identical node) the result is `root` itself. Missing ancestors are created; a leaf on the
     /// way is replaced by an object (keeping its priority).
     public static func replacing(_ root: DataNode?, at path: DataPath, with node: DataNode?) -> DataNode? {
-        let keys = path.keys
-        if keys.isEmpty { return node }
-        var old: [DataNode?] = []
-        var new: [DataNode?] = []
-        pathNodes(root, keys, into: &old)
-        return replacing(root, along: old, keys, with: node, newPath: &new)
+        replacing(root, below: path.keys, from: 0, with: node)
     }
 
     /// The existing nodes on a path below `root`, into `path` (its contents replaced, its

@@ -59,8 +59,6 @@ public struct RulesEngine: Sendable {
 struct Evaluator<T: Tracer> {
     let ruleset: CompiledRuleset
     let tables: EngineTables
-    let auth: AuthValue
-    let now: Double
     var tracer: T
     let explain: Bool
     var vm = VM()
@@ -87,6 +85,8 @@ struct Evaluator<T: Tracer> {
     var log: [RuleEvaluation] = []
     /// The evaluation that decided: the first that denied, or the one that granted.
     var decisive: Int?
+    /// The time of the decision (`now`, and the value of server timestamps).
+    var now: Double { context.now }
     var rootEntry: Int32 {
         get { context.root }
         set { context.root = newValue }
@@ -95,8 +95,6 @@ struct Evaluator<T: Tracer> {
     init(ruleset: CompiledRuleset, tables: EngineTables, auth: AuthValue, now: Double, tracer: T, explain: Bool) {
         self.ruleset = ruleset
         self.tables = tables
-        self.auth = auth
-        self.now = now
         self.tracer = tracer
         self.explain = explain
         self.context = EvaluationContext(auth: auth, now: now, query: .none, wildcardKeys: [], root: -1, data: -1, newData: -1)

@@ -40,6 +40,24 @@ private func grid(_ a: Int, _ b: Int, _ c: Int) throws -> DataNode {
         #expect(!leaf(1).hasChildren)
     }
 
+    /// Keys that share their first eight bytes, with a duplicate among them: the order and
+    /// the duplicate are decided by the bytes after the shared prefix.
+    @Test func objectOrdersKeysThatShareALongPrefix() throws {
+        let node = try #require(DataNode.object([
+            ("-NxAbCdE2", leaf(1)), ("-NxAbCdE10", leaf(2)), ("-NxAbCdE2", leaf(3)), ("-NxAbCdE", leaf(4)), ("7", leaf(5)),
+        ]))
+        #expect(node.keys == ["7", "-NxAbCdE", "-NxAbCdE10", "-NxAbCdE2"])
+        #expect(node.children.map(\.value) == [.number(5), .number(4), .number(2), .number(3)])
+        #expect(node.child("-NxAbCdE2")?.value == .number(3))
+        // A written value with the same members resolves to the same node.
+        let input = DataInput.object([
+            ("-NxAbCdE2", .primitive(.number(1))), ("-NxAbCdE10", .primitive(.number(2))), ("-NxAbCdE2", .primitive(.number(3))),
+            ("-NxAbCdE", .primitive(.number(4))), ("7", .primitive(.number(5))),
+        ])
+        let resolved = try #require(input.resolved(now: 0, existing: nil))
+        #expect(resolved.isEqual(to: node))
+    }
+
     @Test func emptyObjectIsNil() {
         #expect(DataNode.object([]) == nil)
         #expect(DataNode.object([], priority: .number(1)) == nil)
