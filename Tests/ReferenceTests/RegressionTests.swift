@@ -99,5 +99,9 @@ struct OperationRegression: Sendable, CustomTestStringConvertible {
         let ruleset = try #require(RulesCompiler.compile(source: r.rules).ruleset)
         let decision = RulesEngine(ruleset: ruleset).decide(r.operation, on: try DataNode.fromJSON(r.data), auth: r.auth, now: r.now)
         #expect(decision.allowed == r.allowed)
+        let rules = try #require(RegressionCase.rules(r.rules))
+        let referenceAllowed = ReferenceEngine(rules: rules).decide(
+            RegressionCase.operation(r.operation), on: RegressionCase.data(r.data), auth: RegressionCase.auth(r.auth), now: r.now)
+        #expect(referenceAllowed == r.allowed)
     }
 }
