@@ -131,6 +131,4 @@ indirect enum GenExpr {
         }
         return out
     }
-
-    var size: Int { 1 + children.reduce(0) { $0 + $1.size } }
 }

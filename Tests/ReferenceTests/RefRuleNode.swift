@@ -42,9 +42,4 @@ struct RefRuleNode {
         if members.isEmpty { return "{}" }
         return "{\n" + members.map { indent + $0 }.joined(separator: ",\n") + "\n" + String(indent.dropLast(2)) + "}"
     }
-
-    /// Every expression in the document, with a way to put a replacement back (for shrinking).
-    var ruleCount: Int {
-        [read, write, validate].compactMap { $0 }.count + children.reduce(0) { $0 + $1.1.ruleCount } + (wildcard?.1.ruleCount ?? 0)
-    }
 }

@@ -194,10 +194,10 @@ struct ReferenceInterpreter {
 
     /// The first index of `needle` in `hay`, comparing Unicode scalars (the same answers as
     /// UTF-16 code units for valid text).
-    static func find(_ needle: String, in hay: String, from start: Int = 0) -> Int? {
+    static func find(_ needle: String, in hay: String) -> Int? {
         let h = Array(hay.unicodeScalars), n = Array(needle.unicodeScalars)
-        if n.isEmpty { return start <= h.count ? start : nil }
-        var i = start
+        if n.isEmpty { return 0 }
+        var i = 0
         while i + n.count <= h.count {
             if Array(h[i..<(i + n.count)]) == n { return i }
             i += 1

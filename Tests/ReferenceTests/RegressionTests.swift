@@ -1,3 +1,4 @@
+import RulesCompiler
 import RulesRuntime
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 struct ExpressionRegression: Sendable, CustomTestStringConvertible {
     var name: String = ""
     var expression: String
-    var kind: String
+    var kind: WrapKind
     var data: String
     var written: DataInput
     var auth: AuthValue
@@ -19,7 +20,7 @@ struct ExpressionRegression: Sendable, CustomTestStringConvertible {
         self.query = query
         self.name = name
         self.expression = expression
-        self.kind = kind.rawValue
+        self.kind = kind
         self.data = data
         self.written = written
         self.auth = auth
@@ -33,7 +34,7 @@ struct ExpressionRegression: Sendable, CustomTestStringConvertible {
 
     var asCase: ExpressionCase {
         ExpressionCase(
-            expression: .atom(expression, .bool), kind: WrapKind(rawValue: kind) ?? .read, data: RegressionCase.data(data),
+            expression: .atom(expression, .bool), kind: kind, data: RegressionCase.data(data),
             written: RegressionCase.input(written), auth: RegressionCase.auth(auth), now: now, x: x, y: y,
             query: query == .none ? nil : RegressionCase.query(query))
     }
@@ -51,8 +52,6 @@ struct OperationRegression: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 }
-
-extension Verdict: @unchecked Sendable {}
 
 /// Disagreements the differential tests found, kept after the fix (see the report of each).
 @Suite struct RegressionTests {
@@ -97,9 +96,12 @@ extension Verdict: @unchecked Sendable {}
 
     @Test(arguments: operationCases)
     func operationVerdict(_ r: OperationRegression) throws {
-        let result = RulesCompilerBridge.compile(r.rules)
-        let ruleset = try #require(result)
+        let ruleset = try #require(RulesCompiler.compile(source: r.rules).ruleset)
         let decision = RulesEngine(ruleset: ruleset).decide(r.operation, on: try DataNode.fromJSON(r.data), auth: r.auth, now: r.now)
         #expect(decision.allowed == r.allowed)
+        let rules = try #require(RegressionCase.rules(r.rules))
+        let referenceAllowed = ReferenceEngine(rules: rules).decide(
+            RegressionCase.operation(r.operation), on: RegressionCase.data(r.data), auth: RegressionCase.auth(r.auth), now: r.now)
+        #expect(referenceAllowed == r.allowed)
     }
 }

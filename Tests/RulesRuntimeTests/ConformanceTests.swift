@@ -80,8 +80,8 @@ struct ConformanceFixture: Sendable, CustomTestStringConvertible {
 
     /// The rules document: the rule as `.read` below one node per wildcard.
     var document: String {
-        var node = "{\".read\": \(RuleProbe.jsonString(rule))}"
-        for (name, _) in wildchildren.reversed() { node = "{\(RuleProbe.jsonString(name)): \(node)}" }
+        var node = "{\".read\": \(JSONText.quote(rule))}"
+        for (name, _) in wildchildren.reversed() { node = "{\(JSONText.quote(name)): \(node)}" }
         return "{\"rules\": \(node)}"
     }
 }

@@ -37,7 +37,7 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
 
     /// Runs the case; returns the outcome of the one rule evaluated and the decision.
     func run() throws -> (Expected, Decision) {
-        let rule = RuleProbe.jsonString(expression)
+        let rule = JSONText.quote(expression)
         let rules: String
         let root: DataNode?
         let operation: DatabaseOperation
@@ -380,7 +380,7 @@ private let alice: AuthValue = .user(uid: "alice", claims: ["n": 12, "flag": tru
 
     /// `$vars` are always strings: `$id == 5` is false, not an error, for the key `5`.
     @Test(arguments: wildcardRows) func wildcardVariablesAreStrings(_ expression: String, _ key: String, _ expected: Expected) throws {
-        let rules = "{\"rules\": {\"$id\": {\".read\": \(RuleProbe.jsonString(expression))}}}"
+        let rules = "{\"rules\": {\"$id\": {\".read\": \(JSONText.quote(expression))}}}"
         let d = try RuleProbe.decide(rules, .read(path: "/\(key)"), root: nil)
         #expect(RuleProbe.outcomes(d) == [expected])
         #expect(d.allowed == (expected == .isTrue))

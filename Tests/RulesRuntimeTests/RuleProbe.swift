@@ -67,7 +67,4 @@ enum RuleProbe {
     static func rulePaths(_ d: Decision) -> [String] {
         (d.explanation?.evaluations ?? []).map(\.rulePath)
     }
-
-    /// A JSON string literal for a rule expression.
-    static func jsonString(_ s: String) -> String { JSONText.quote(s) }
 }

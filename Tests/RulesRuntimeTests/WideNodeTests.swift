@@ -1,3 +1,4 @@
+import RulesTestSupport
 import Testing
 
 @testable import RulesRuntime
@@ -5,31 +6,20 @@ import Testing
 /// Objects with more children than fit in one flat array use a persistent B+ tree
 /// (``ChildTree``); they must behave exactly like flat ones.
 @Suite struct WideNodeTests {
-    /// A deterministic generator (xorshift), so failures repeat.
-    struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state ^= state << 13
-            state ^= state >> 7
-            state ^= state << 17
-            return Int(state % UInt64(bound))
-        }
-    }
-
     static func leaf(_ n: Int) -> DataNode { DataNode(leaf: .number(Double(n))) }
 
     /// Random inserts, replacements and removals on one object, checked against a model.
     @Test(arguments: [1 as UInt64, 2, 3])
     func randomEditsMatchAModel(seed: UInt64) throws {
-        var random = Generator(state: 0x9E37_79B9_7F4A_7C15 &+ seed)
+        var random = SplitMix64(seed: seed)
         // Integer-like and text keys, so KeyOrder's two classes mix.
         let keyPool = (0..<600).map { i in i % 3 == 0 ? String(i) : "k\(i)" }
         var model: [String: Int] = [:]
         var node: DataNode? = nil
         var versions: [(DataNode?, [String: Int])] = []
         for step in 0..<3_000 {
-            let key = keyPool[random.next(keyPool.count)]
-            if random.next(4) == 0 {
+            let key = random.pick(keyPool)
+            if random.below(4) == 0 {
                 model[key] = nil
                 node = DataNode.replacing(node, at: DataPath(keys: [key]), with: nil)
             } else {

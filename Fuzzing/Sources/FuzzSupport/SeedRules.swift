@@ -4,7 +4,7 @@ import Foundation
 /// The rules files the engine target decides against: the repository's examples and the shared
 /// corpus, located from this source file so that the fuzzer runs from any directory.
 public enum SeedRules {
-    /// The repository root (two levels above `Fuzz/Sources/FuzzSupport`).
+    /// The repository root, which holds `Fuzzing/Sources/FuzzSupport`.
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
