@@ -122,11 +122,10 @@ public enum BenchCLI {
             }
         }
         if errors.isEmpty && options.suite {
-            var suite = BenchSuite(blogRulesPath: options.blogRulesPath, corpusPath: options.corpusPath, quick: options.quick)
-            suite.timer = timer
+            var suite = BenchSuite(
+                blogRulesPath: options.blogRulesPath, corpusPath: options.corpusPath, quick: options.quick, timer: timer, compileTimer: compileTimer)
             suite.filter = options.filter
             if let sizes = options.sizes { suite.sizes = sizes }
-            if options.rounds != nil { suite.compileTimer = compileTimer }
             do { report.suite = try suite.run(progress: progress) } catch { errors.append(error.message) }
         }
         if !errors.isEmpty {

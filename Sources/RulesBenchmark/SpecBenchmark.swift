@@ -7,7 +7,7 @@ import RulesTesting
 
 /// Times every step of every test of loaded specs, each from the state before the step: the
 /// write is decided, its new tree built, but not applied. Steps replay as `rules test` runs
-/// them (same clock, same push keys), so every step sees the state its test gives it.
+/// them (``TestReplay``: same clock, same push keys), so every step sees the state its test gives it.
 public struct SpecBenchmark: Sendable {
     /// The timer for decisions.
     public var timer: BenchTimer
@@ -28,39 +28,22 @@ public struct SpecBenchmark: Sendable {
         var out: [OperationTiming] = []
         let engine = spec.rules.engine
         for test in spec.tests {
-            let clock = test.now ?? spec.now ?? startTime
-            var root = (test.data ?? spec.data)?.resolved(now: clock, existing: nil)
-            for (path, value) in test.seed {
-                root = DataNode.replacing(root, at: path, with: value.resolved(now: clock, existing: root?.descendant(path.keys)))
-            }
-            var pushKeys = PushKey(seed: 0)
+            var replay = TestReplay(test, in: spec, startTime: startTime)
             for (i, step) in test.steps.enumerated() {
-                let now = step.now ?? clock
-                let operation = Self.operation(step.operation, pushKeys: &pushKeys, now: now)
+                let (operation, now) = replay.operation(step)
                 progress("\(spec.path): \(test.name), step \(i + 1)")
-                let state = root
+                let state = replay.root
                 // Scratch storage reused across decisions, as a server keeps one per thread.
                 var scratch = DecisionScratch()
                 let stats = timer.measure { engine.decide(operation, on: state, auth: step.auth, now: now, scratch: &scratch) }
                 let decision = engine.decide(operation, on: state, auth: step.auth, now: now)
-                if decision.allowed && operation.isWrite { root = decision.newRoot }
+                replay.apply(decision, of: operation)
                 out.append(OperationTiming(
                     file: spec.path, test: test.name, step: i + 1, kind: operation.kindName,
                     summary: "\(step.operation.summary) as \(step.caller)", allowed: decision.allowed, stats: stats))
             }
         }
         return out
-    }
-
-    /// The engine operation of a step.
-    static func operation(_ op: StepOperation, pushKeys: inout PushKey, now: Double) -> DatabaseOperation {
-        switch op {
-        case .read(let p, let q): .read(path: p, query: q)
-        case .set(let p, let v): .set(path: p, value: v)
-        case .update(let p, let vs): .update(path: p, values: vs)
-        case .delete(let p): .delete(path: p)
-        case .push(let p, let v): .push(path: p, value: v, key: pushKeys.next(now: now))
-        }
     }
 
     /// Times loading (reading from disk when the file exists), checking and compiling a rules

@@ -1,3 +1,5 @@
+import RulesSyntax
+
 /// Renders coverage: a text summary, a JSON document and lcov tracefiles.
 public enum CoverageReporter {
     /// Per file: percent of rules evaluated and of outcome branches seen, then the rules never
@@ -20,21 +22,21 @@ public enum CoverageReporter {
 
     /// The full data as JSON, with the overall `percent` of rules evaluated at the top.
     public static func json(_ c: CoverageCollector) -> String {
-        func pct(_ p: Double) -> String { JSONWriter.number((p * 100).rounded() / 100) }
+        func pct(_ p: Double) -> String { JSONText.double((p * 100).rounded() / 100).rendered() }
         var out = "{\n  \"percent\": \(pct(c.percent)),\n  \"branchPercent\": \(pct(c.branchPercent)),\n"
         out += "  \"rulesEvaluated\": \(c.evaluatedRules),\n  \"rulesTotal\": \(c.totalRules),\n"
         out += "  \"branchesSeen\": \(c.seenBranches),\n  \"branchesTotal\": \(c.totalBranches),\n  \"files\": ["
         for (fi, f) in c.files.enumerated() {
             out += fi == 0 ? "\n" : ",\n"
-            out += "    {\n      \"path\": \(JSONWriter.quote(f.path)),\n      \"percent\": \(pct(f.percent)),\n"
+            out += "    {\n      \"path\": \(JSONText.quote(f.path)),\n      \"percent\": \(pct(f.percent)),\n"
             out += "      \"branchPercent\": \(pct(f.branchPercent)),\n      \"rules\": ["
             for (ri, r) in f.rules.enumerated() {
                 out += ri == 0 ? "\n" : ",\n"
-                out += "        {\"rulePath\": \(JSONWriter.quote(r.rulePath)), \"line\": \(r.location.line), \"column\": \(r.location.column), "
+                out += "        {\"rulePath\": \(JSONText.quote(r.rulePath)), \"line\": \(r.location.line), \"column\": \(r.location.column), "
                 if let k = r.constant { out += "\"constant\": \(k), " }
                 out += "\"evaluations\": \(r.evaluations), \"true\": \(r.trueCount), \"false\": \(r.falseCount), \"error\": \(r.errorCount), \"branches\": ["
                 out += r.branches.map { b in
-                    "{\"role\": \"\(b.role.rawValue)\", \"text\": \(JSONWriter.quote(b.text)), \"line\": \(b.location.line), \"column\": \(b.location.column), "
+                    "{\"role\": \"\(b.role.rawValue)\", \"text\": \(JSONText.quote(b.text)), \"line\": \(b.location.line), \"column\": \(b.location.column), "
                         + "\"true\": \(b.trueCount), \"false\": \(b.falseCount), \"error\": \(b.errorCount)}"
                 }.joined(separator: ", ")
                 out += "]}"

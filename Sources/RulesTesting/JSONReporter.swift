@@ -1,3 +1,5 @@
+import RulesSyntax
+
 /// `--format json`: `{"passed": N, "failed": M, "tests": [{file, name, step, expected, actual,
 /// passed, explanation?}]}`, one entry per step; failed steps carry the reason and the
 /// explanation text.
@@ -11,19 +13,19 @@ public enum JSONReporter {
                 out += first ? "\n" : ",\n"
                 first = false
                 var fields: [(String, String)] = [
-                    ("file", JSONWriter.quote(test.file)),
-                    ("name", JSONWriter.quote(test.name)),
+                    ("file", JSONText.quote(test.file)),
+                    ("name", JSONText.quote(test.name)),
                     ("step", String(step.index)),
-                    ("operation", JSONWriter.quote(step.description)),
-                    ("expected", JSONWriter.quote(step.expected)),
-                    ("actual", JSONWriter.quote(step.actual)),
+                    ("operation", JSONText.quote(step.description)),
+                    ("expected", JSONText.quote(step.expected)),
+                    ("actual", JSONText.quote(step.actual)),
                     ("passed", step.passed ? "true" : "false"),
                 ]
                 if !step.passed {
-                    if let reason = step.reason { fields.append(("reason", JSONWriter.quote(reason))) }
+                    if let reason = step.reason { fields.append(("reason", JSONText.quote(reason))) }
                     if let e = step.explanation {
-                        if let d = e.decisive { fields.append(("decidingRule", JSONWriter.quote("\(d.rulePath) at \(d.position)"))) }
-                        fields.append(("explanation", JSONWriter.quote(e.text)))
+                        if let d = e.decisive { fields.append(("decidingRule", JSONText.quote("\(d.rulePath) at \(d.position)"))) }
+                        fields.append(("explanation", JSONText.quote(e.text)))
                     }
                 }
                 out += "    {" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"

@@ -103,8 +103,8 @@ public struct SpecNode: Sendable {
         switch kind {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += JSONWriter.number(n)
-        case .string(let s): out += JSONWriter.quote(s)
+        case .number(let n): out += JSONText.double(n).rendered()
+        case .string(let s): out += JSONText.quote(s)
         case .array(let items):
             out += "[" + newline
             for (i, item) in items.enumerated() {
@@ -118,7 +118,7 @@ public struct SpecNode: Sendable {
             for (i, m) in members.enumerated() {
                 out += pad(level + 1)
                 let keyStart = out.utf8.count
-                out += JSONWriter.quote(m.key)
+                out += JSONText.quote(m.key)
                 origins.append((SourceRange(keyStart, out.utf8.count), m.keyLocation))
                 out += indent == nil ? ":" : ": "
                 m.value.writeJSON(to: &out, indent: indent, level: level + 1, origins: &origins)

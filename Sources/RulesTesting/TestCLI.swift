@@ -1,4 +1,5 @@
 import Foundation
+import RulesSyntax
 
 /// The output format of `rules test`.
 public enum TestOutputFormat: String, Sendable, CaseIterable {
@@ -110,7 +111,7 @@ public enum TestCLI {
             write(CoverageReporter.json(coverage), to: options.coverageJSONPath)
             write(CoverageReporter.lcov(coverage), to: options.coverageLCOVPath)
             if let min = options.minCoverage, coverage.percent < min {
-                stderr += "error: rule coverage \(CoverageReporter.percent(coverage.percent)) is below the minimum of \(JSONWriter.number(min))%\n"
+                stderr += "error: rule coverage \(CoverageReporter.percent(coverage.percent)) is below the minimum of \(JSONText.double(min).rendered())%\n"
                 if exit == 0 { exit = 1 }
             }
         }

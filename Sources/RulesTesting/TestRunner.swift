@@ -33,28 +33,13 @@ public struct TestRunner {
     /// Runs one test.
     public mutating func run(_ test: TestCase, in spec: TestSpec) -> TestResult {
         let started = ContinuousClock.now
-        let clock = test.now ?? spec.now ?? startTime
-        var root = (test.data ?? spec.data)?.resolved(now: clock, existing: nil)
-        for (path, value) in test.seed {
-            let node = value.resolved(now: clock, existing: root?.descendant(path.keys))
-            root = DataNode.replacing(root, at: path, with: node)
-        }
-        // A fixed seed: push keys are the same on every run.
-        var pushKeys = PushKey(seed: 0)
+        var replay = TestReplay(test, in: spec, startTime: startTime)
         var steps: [StepResult] = []
         for (i, step) in test.steps.enumerated() {
-            let now = step.now ?? clock
-            let operation: DatabaseOperation
-            switch step.operation {
-            case .read(let p, let q): operation = .read(path: p, query: q)
-            case .set(let p, let v): operation = .set(path: p, value: v)
-            case .update(let p, let vs): operation = .update(path: p, values: vs)
-            case .delete(let p): operation = .delete(path: p)
-            case .push(let p, let v): operation = .push(path: p, value: v, key: pushKeys.next(now: now))
-            }
+            let (operation, now) = replay.operation(step)
             var tracer = CoverageTracer()
-            let decision = spec.rules.engine.decide(operation, on: root, auth: step.auth, now: now, explain: true, tracer: &tracer)
-            if decision.allowed && operation.isWrite { root = decision.newRoot }
+            let decision = spec.rules.engine.decide(operation, on: replay.root, auth: step.auth, now: now, explain: true, tracer: &tracer)
+            replay.apply(decision, of: operation)
             if let explanation = decision.explanation {
                 coverage?.record(spec.rules, explanation: explanation, values: tracer.evaluations)
             }

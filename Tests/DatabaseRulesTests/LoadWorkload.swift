@@ -53,7 +53,7 @@ struct LoadWorkload: Sendable {
 
     /// Operation `i`: its database, caller, and whether to ask for an explanation.
     func operation(_ i: Int) -> (DatabaseOperation, Database, AuthValue, Bool) {
-        var g = LoadRandom(seed: UInt64(i) &* 0x9E37_79B9_7F4A_7C15 &+ 17)
+        var g = SplitMix64(seed: UInt64(i) &* 0x9E37_79B9_7F4A_7C15 &+ 17)
         let db = databases[g.below(databases.count)]
         let caller = Self.users[g.below(Self.users.count)]
         let auth: AuthValue = g.below(10) == 0 ? .null : .user(uid: caller)
@@ -93,6 +93,3 @@ struct LoadWorkload: Sendable {
         return (op, db, auth, explain)
     }
 }
-
-/// The load test draws each operation from a generator seeded per operation.
-typealias LoadRandom = SplitMix64
