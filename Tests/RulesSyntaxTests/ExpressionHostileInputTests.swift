@@ -230,6 +230,11 @@ private let tooDeep = "Expression is nested too deeply (more than 200 levels)."
         let parsed = ExpressionParser.parse("(\u{0}true)")
         #expect(parsed.root == nil)
         #expect(parsed.diagnostics.first?.range.start == 1)
+        // "!" is also the start of "!=" and "!==", so two and three bytes are tried: "!" and a NUL
+        // must not pass for a two-byte spelling.
+        let negated = ExpressionParser.parse("!\u{0}true")
+        #expect(negated.root == nil)
+        #expect(negated.diagnostics.first?.range.start == 1)
         let plain = ExpressionParser.parse("(true) === (1 >= 0) && !(2 !== 3)")
         #expect(plain.root != nil)
         #expect(plain.diagnostics.isEmpty)

@@ -152,17 +152,8 @@ struct AbstractEvaluator {
         }
     }
 
-    /// The receiver of a method call: `x` in `x.m(...)` or `x['m'](...)`.
-    private func receiver(_ callee: Expression) -> Expression? {
-        switch callee.kind {
-        case .member(let object, _, _): object
-        case .index(let object, _): object
-        default: nil
-        }
-    }
-
     private mutating func call(_ e: Expression, _ callee: Expression, _ arguments: [Expression]) -> AbstractValue {
-        guard case .call(let m)? = checked.resolution(of: e), let recv = receiver(callee) else {
+        guard case .call(let m)? = checked.resolution(of: e), let recv = callee.receiver else {
             return .unknown(.any, mayError: true)
         }
         let r = evaluate(recv)

@@ -35,9 +35,6 @@ struct AbstractValue {
         var segments: [String]?
         /// The depth in the tree (0 for `/`), when known.
         var depth: Int?
-
-        /// A stable name for facts, e.g. `newData/a/$id`.
-        var key: String? { segments.map { ([base] + $0).joined(separator: "/") } }
     }
 
     /// The possible shapes.

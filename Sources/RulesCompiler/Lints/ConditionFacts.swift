@@ -100,7 +100,7 @@ enum ConditionFacts {
                 if case .identifier(let name) = x.kind, case .wildcard? = checked.resolution(of: x) {
                     facts.append((name, .equals(c)))
                 } else if case .call(let callee, _) = x.kind, case .call(.val)? = checked.resolution(of: x),
-                    let recv = receiver(callee), let key = snapshotKey(recv, checked)
+                    let recv = callee.receiver, let key = snapshotKey(recv, checked)
                 {
                     facts.append((key, .equals(c)))
                 }
@@ -113,7 +113,7 @@ enum ConditionFacts {
     /// A snapshot test: `S.isString()`, `S.exists()`, `S.hasChildren(...)`, with its key.
     private static func atom(_ e: Expression, _ checked: CheckedExpression) -> (String, Fact)? {
         guard case .call(let callee, _) = e.kind, case .call(let m)? = checked.resolution(of: e),
-            let recv = receiver(callee), let key = snapshotKey(recv, checked)
+            let recv = callee.receiver, let key = snapshotKey(recv, checked)
         else { return nil }
         let fact: Fact
         switch m {
@@ -127,14 +127,6 @@ enum ConditionFacts {
         return (key, fact)
     }
 
-    private static func receiver(_ callee: Expression) -> Expression? {
-        switch callee.kind {
-        case .member(let object, _, _): object
-        case .index(let object, _): object
-        default: nil
-        }
-    }
-
     /// A canonical name for a snapshot expression built from `root`/`data`/`newData`, `child()`
     /// with constant or `$wildcard` arguments, and `parent()`.
     static func snapshotKey(_ e: Expression, _ checked: CheckedExpression) -> String? {
@@ -145,7 +137,7 @@ enum ConditionFacts {
             default: return nil
             }
         case .call(let callee, let args):
-            guard let recv = receiver(callee), let base = snapshotKey(recv, checked) else { return nil }
+            guard let recv = callee.receiver, let base = snapshotKey(recv, checked) else { return nil }
             switch checked.resolution(of: e) {
             case .call(.parent)?:
                 return base + "/.."

@@ -15,4 +15,13 @@ extension Expression {
         case .conditional(let c, let a, let b): [c, a, b]
         }
     }
+
+    /// The receiver when this is a method call's callee: `x` in `x.m(...)` or `x['m'](...)`.
+    var receiver: Expression? {
+        switch kind {
+        case .member(let object, _, _): object
+        case .index(let object, _): object
+        default: nil
+        }
+    }
 }

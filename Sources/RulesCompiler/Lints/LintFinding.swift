@@ -15,8 +15,4 @@ public struct LintFinding: Sendable, Hashable {
         self.diagnostic = .warning(code.diagnosticCode, message, at: range)
         self.anchor = anchor
     }
-
-    /// The identity a baseline stores: code, anchor and message, none of which change when
-    /// unrelated edits move the rule to another line.
-    public var fingerprint: String { "\(code.rawValue)|\(anchor)|\(diagnostic.message)" }
 }

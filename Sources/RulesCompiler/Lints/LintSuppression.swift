@@ -34,6 +34,7 @@ public struct LintSuppression: Sendable, Hashable {
         var out: [LintSuppression] = []
         var unknown: [LintFinding] = []
         let members = tree.map(memberRanges) ?? []
+        let contentLine = firstContentLines(file, comments: comments)
         for c in comments {
             let text = String(decoding: file.bytes[Int(c.text.start)..<Int(c.text.end)], as: UTF8.self)
             let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "*" }
@@ -71,12 +72,12 @@ public struct LintSuppression: Sendable, Hashable {
                 covers = lineRange(file, line)
             case .nextLine, .node:
                 let endLine = file.location(of: Int(c.range.end)).line
-                guard let target = nextContentLine(after: endLine, file: file, comments: comments) else { continue }
+                guard let target = contentLine[endLine + 1] else { continue }
                 if scope == .nextLine {
                     covers = lineRange(file, target)
                 } else {
                     let lr = lineRange(file, target)
-                    let starting = members.filter { $0.start >= lr.start && $0.start < lr.end }
+                    let starting = members[firstMember(startingAtOrAfter: lr.start, in: members)...].prefix { $0.start < lr.end }
                     guard let first = starting.first else { continue }
                     covers = starting.dropFirst().reduce(first) { $0.union($1) }
                 }
@@ -97,24 +98,43 @@ public struct LintSuppression: Sendable, Hashable {
         return SourceRange(start, end)
     }
 
-    /// The first line after `line` with a byte outside comments and whitespace.
-    private static func nextContentLine(after line: Int, file: SourceFile, comments: [CommentScanner.Comment]) -> Int? {
-        var l = line + 1
-        while l <= file.lineStarts.count {
+    /// For each line number `l` (1-based; one entry past the last line), the first line at or after
+    /// `l` with a byte outside comments and whitespace. One pass over the file: `comments` are in
+    /// file order, so a single cursor finds the comment around each byte.
+    private static func firstContentLines(_ file: SourceFile, comments: [CommentScanner.Comment]) -> [Int?] {
+        let lines = file.lineStarts.count
+        var hasContent = [Bool](repeating: false, count: lines + 1)
+        var k = 0
+        for l in 1...lines {
             let r = lineRange(file, l)
             var i = Int(r.start)
             while i < Int(r.end) {
-                if let c = comments.first(where: { Int($0.range.start) <= i && i < Int($0.range.end) }) {
-                    i = Int(c.range.end)
+                while k < comments.count && Int(comments[k].range.end) <= i { k += 1 }
+                if k < comments.count && Int(comments[k].range.start) <= i {
+                    i = Int(comments[k].range.end)
                     continue
                 }
                 let b = file.bytes[i]
-                if b != UInt8(ascii: " ") && b != UInt8(ascii: "\t") && b != UInt8(ascii: "\r") && b != UInt8(ascii: "\n") { return l }
+                if b != UInt8(ascii: " ") && b != UInt8(ascii: "\t") && b != UInt8(ascii: "\r") && b != UInt8(ascii: "\n") {
+                    hasContent[l] = true
+                    break
+                }
                 i += 1
             }
-            l += 1
         }
-        return nil
+        var first = [Int?](repeating: nil, count: lines + 2)
+        for l in stride(from: lines, through: 1, by: -1) { first[l] = hasContent[l] ? l : first[l + 1] }
+        return first
+    }
+
+    /// The index of the first of `members` (sorted by start) that starts at or after `offset`.
+    private static func firstMember(startingAtOrAfter offset: Int32, in members: [SourceRange]) -> Int {
+        var lo = 0, hi = members.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if members[mid].start < offset { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     /// The key-through-value range of every rule and location in the tree.

@@ -106,7 +106,7 @@ struct LintWalker {
                     add(.constantRule, rule.valueRange, anchor, "This \(rule.kind.key) is never true, whatever the data, auth or time; write false if that is meant.")
                 }
             }
-            if rule.kind != .read { RootInWriteLint.check(checked, rule: rule, node: node) { add(.rootInWrite, $0, anchor, $1) } }
+            if rule.kind != .read { RootInWriteLint.check(checked, node: node) { add(.rootInWrite, $0, anchor, $1) } }
             if rule.kind == .read { QueryIndexLint.check(checked, node: node) { add(.queryWithoutIndex, $0, anchor, $1) } }
             return Verdict(alwaysTrue: value.isAlwaysTrue, neverTrue: value.isNeverTrue, trueWhenSignedOut: signedOutValue.isAlwaysTrue)
         }

@@ -38,11 +38,4 @@ public enum Linter {
         guard let tree = result.tree, !result.diagnostics.containsErrors else { return [] }
         return lint(tree, file: file, configuration: configuration)
     }
-
-    /// Compiles and lints rules given as text: the compiler's diagnostics followed by the lints.
-    public static func check(source: String, path: String = "database.rules.json", configuration: LintConfiguration = .default) -> [Diagnostic] {
-        let file = SourceFile(path: path, text: source)
-        let result = RulesCompiler.compile(file)
-        return result.diagnostics + lint(result, file: file, configuration: configuration).map(\.diagnostic)
-    }
 }

@@ -10,7 +10,7 @@ enum RootInWriteLint {
         case wildcard(String)
     }
 
-    static func check(_ checked: CheckedExpression, rule: Rule, node: RuleNode, report: (SourceRange, String) -> Void) {
+    static func check(_ checked: CheckedExpression, node: RuleNode, report: (SourceRange, String) -> Void) {
         visit(checked.root, checked, node, report)
     }
 
