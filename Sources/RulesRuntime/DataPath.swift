@@ -47,34 +47,58 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Splits a path whose keys are all valid into `keys` (replacing its contents), in one pass
-    /// over the bytes; false when any key is empty, too long or has a forbidden byte (the
-    /// validating initializer then reports the exact problem). Keeps `keys`' storage, so a
-    /// caller that reuses the array splits paths without allocating.
+    /// over the bytes; false when any key is empty, too long or has a forbidden byte, or when
+    /// there are more than ``DataLimits/maxPathLevels`` keys (the validating initializer then
+    /// reports the exact problem). Keeps `keys`' storage, so a caller that reuses the array
+    /// splits paths without allocating.
     public static func splitValidKeys(_ text: String, into keys: inout [String]) -> Bool {
         keys.clearKeepingCapacity()
         if keys.capacity < 8 { keys.reserveCapacity(8) }
         var text = text
         return text.withUTF8 { bytes in
-            var start = 0
-            var end = bytes.count
-            if start < end && bytes[start] == UInt8(ascii: "/") { start += 1 }
-            if start < end && bytes[end - 1] == UInt8(ascii: "/") { end -= 1 }
-            // "" and "/" are the root; "//" is an empty key.
-            if start >= end { return bytes.count <= 1 }
-            var keyStart = start
-            var i = start
-            while i <= end {
-                if i == end || bytes[i] == UInt8(ascii: "/") {
-                    let length = i - keyStart
-                    if length == 0 || length > DataLimits.maxKeyBytes { return false }
-                    keys.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[keyStart..<i]), as: UTF8.self))
-                    keyStart = i + 1
-                } else if isForbiddenKeyByte(bytes[i]) {
-                    return false
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * DataLimits.maxPathLevels) { bounds in
+                guard let count = keyBounds(bytes, into: bounds) else { return false }
+                for k in 0..<count {
+                    keys.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[bounds[2 * k]..<bounds[2 * k + 1]]), as: UTF8.self))
                 }
-                i += 1
+                return true
             }
-            return true
+        }
+    }
+
+    /// Finds the keys of a path given as UTF-8 bytes without making strings, in one pass: key
+    /// `i` is `bytes[bounds[2 * i] ..< bounds[2 * i + 1]]`. One leading and one trailing "/"
+    /// are dropped; "" and "/" have no keys. `bounds` must have room for
+    /// `2 * DataLimits.maxPathLevels` offsets. Returns the number of keys, or nil when a key is
+    /// empty, too long or has a forbidden byte, or when there are more than
+    /// ``DataLimits/maxPathLevels`` keys.
+    static func keyBounds(_ bytes: UnsafeBufferPointer<UInt8>, into bounds: UnsafeMutableBufferPointer<Int>) -> Int? {
+        guard let p = bytes.baseAddress, let out = bounds.baseAddress, !bytes.isEmpty else { return 0 }
+        let slash = UInt8(ascii: "/")
+        let limit = Swift.min(DataLimits.maxPathLevels, bounds.count / 2)
+        var start = 0
+        var end = bytes.count
+        if p[start] == slash { start += 1 }
+        if start < end && p[end - 1] == slash { end -= 1 }
+        // "/" is the root; "//" is an empty key.
+        if start >= end { return bytes.count == 1 ? 0 : nil }
+        var count = 0
+        var keyStart = start
+        var i = start
+        while true {
+            let atEnd = i == end
+            if atEnd || p[i] == slash {
+                let length = i - keyStart
+                if length == 0 || length > DataLimits.maxKeyBytes || count == limit { return nil }
+                out[2 * count] = keyStart
+                out[2 * count + 1] = i
+                count += 1
+                if atEnd { return count }
+                keyStart = i + 1
+            } else if isForbiddenKeyByte(p[i]) {
+                return nil
+            }
+            i += 1
         }
     }
 
@@ -103,15 +127,20 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether a byte may not appear in a key.
+    /// Whether a byte may not appear in a key: `.` `$` `#` `[` `]` `/` and the ASCII control
+    /// characters 0x00–0x1F and 0x7F. Two 64-bit masks, one per half of ASCII, so the check
+    /// costs a shift and a test per byte.
+    @inline(__always)
     static func isForbiddenKeyByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x00...0x1F, 0x7F: true
-        case UInt8(ascii: "."), UInt8(ascii: "$"), UInt8(ascii: "#"),
-             UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "/"): true
-        default: false
-        }
+        if byte >= 0x80 { return false }
+        let mask = byte < 64 ? forbiddenLow : forbiddenHigh
+        return (mask >> UInt64(byte & 63)) & 1 != 0
     }
+
+    /// Bytes 0–63: 0x00–0x1F, `#` (0x23), `$` (0x24), `.` (0x2E), `/` (0x2F).
+    private static let forbiddenLow: UInt64 = 0xFFFF_FFFF | (1 << 0x23) | (1 << 0x24) | (1 << 0x2E) | (1 << 0x2F)
+    /// Bytes 64–127: `[` (0x5B), `]` (0x5D), 0x7F.
+    private static let forbiddenHigh: UInt64 = (1 << (0x5B - 64)) | (1 << (0x5D - 64)) | (1 << (0x7F - 64))
 
     /// Whether this is the root.
     public var isRoot: Bool { keys.isEmpty }

@@ -24,6 +24,10 @@ final class EngineTables: Sendable {
         /// 1 always true, 0 always false, -1 run the code.
         var constant: Int8
         var codeStart: Int, codeEnd: Int
+        /// Whether the code loads `data`, `newData` or a `$` variable: only then must a read
+        /// give the rule its location's snapshot and the wildcard keys (`auth != null` needs
+        /// neither, so a read it grants makes no key strings at all).
+        var readsLocation: Bool
     }
 
     /// Nodes with more literal children than this use the compiled node's dictionary.
@@ -33,6 +37,10 @@ final class EngineTables: Sendable {
     let rules: [Rule]
     let literalKeys: [String]
     let literalTargets: [Int32]
+    /// The bytes of every literal key, in order: key `i` is
+    /// `literalBytes[literalByteStarts[i] ..< literalByteStarts[i + 1]]`.
+    let literalBytes: [UInt8]
+    let literalByteStarts: [Int]
 
     init(_ ruleset: CompiledRuleset) {
         var nodes: [Node] = []
@@ -53,8 +61,30 @@ final class EngineTables: Sendable {
         self.nodes = nodes
         self.literalKeys = keys
         self.literalTargets = targets
+        var bytes: [UInt8] = []
+        var starts: [Int] = [0]
+        for key in keys {
+            bytes.append(contentsOf: key.utf8)
+            starts.append(bytes.count)
+        }
+        self.literalBytes = bytes
+        self.literalByteStarts = starts
+        let code = ruleset.instructions
         self.rules = ruleset.rules.map { r in
-            Rule(constant: r.constant.map { $0 ? 1 : 0 } ?? -1, codeStart: r.codeStart, codeEnd: r.codeEnd)
+            var readsLocation = false
+            // An inconsistent ruleset (a range outside the code) is denied before any rule runs;
+            // flag it as reading everything all the same.
+            if r.codeStart < 0 || r.codeEnd > code.count || r.codeStart > r.codeEnd {
+                readsLocation = true
+            } else {
+                for ins in code[r.codeStart..<r.codeEnd] {
+                    switch ins.opcode {
+                    case .loadData, .loadNewData, .loadWildcard: readsLocation = true
+                    default: break
+                    }
+                }
+            }
+            return Rule(constant: r.constant.map { $0 ? 1 : 0 } ?? -1, codeStart: r.codeStart, codeEnd: r.codeEnd, readsLocation: readsLocation)
         }
     }
 
@@ -76,6 +106,30 @@ final class EngineTables: Sendable {
                 return nil
             }
             if let hit { return (hit, false) }
+        }
+        if info.wildcard >= 0 { return (info.wildcard, true) }
+        return nil
+    }
+
+    /// ``child(of:_:in:)`` for a key given as the bytes `range` of `path` (a valid key),
+    /// which makes a string only for a node with more than ``linearLimit`` literal children.
+    @inline(__always)
+    func child(of node: Int32, _ path: [UInt8], _ range: Range<Int>, in ruleset: CompiledRuleset) -> (index: Int32, isWildcard: Bool)? {
+        let info = nodes[Int(node)]
+        if info.literalCount > Int32(Self.linearLimit) {
+            return ruleset.nodes[Int(node)].child(String(decoding: path[range], as: UTF8.self))
+        }
+        var i = Int(info.literalStart)
+        let end = i + Int(info.literalCount)
+        let length = range.count
+        while i < end {
+            let start = literalByteStarts[i]
+            if literalByteStarts[i + 1] - start == length {
+                var j = 0
+                while j < length && literalBytes[start + j] == path[range.lowerBound + j] { j += 1 }
+                if j == length { return (literalTargets[i], false) }
+            }
+            i += 1
         }
         if info.wildcard >= 0 { return (info.wildcard, true) }
         return nil

@@ -33,4 +33,10 @@ public struct QueryParameters: Sendable, Hashable {
 
     /// A plain read.
     public static let none = QueryParameters()
+
+    /// Whether this is a plain read (every field false or null), checked without copying.
+    var isPlain: Bool {
+        !orderByKey && !orderByPriority && !orderByValue && orderByChild == nil && startAt == nil && endAt == nil
+            && equalTo == nil && limitToFirst == nil && limitToLast == nil
+    }
 }

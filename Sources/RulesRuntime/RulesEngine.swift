@@ -34,11 +34,12 @@ public struct RulesEngine: Sendable {
     /// one call to the next: the same decision as ``decide(_:on:auth:now:explain:)`` without
     /// an explanation, and without heap allocations for a read once the scratch is warm.
     public func decide(_ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, scratch: inout DecisionScratch) -> Decision {
-        var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: NoTracer(), explain: false)
-        e.take(&scratch)
-        let decision = e.decide(operation, root)
-        e.give(&scratch)
-        return decision
+        // The scratch keeps a whole evaluator for the last engine it served: nothing to build,
+        // move in or tear down per call.
+        if scratch.evaluator?.tables !== tables {
+            scratch.evaluator = Evaluator(ruleset: ruleset, tables: tables, auth: .null, now: 0, tracer: NoTracer(), explain: false)
+        }
+        return scratch.evaluator!.decideAndClear(operation, root, auth: auth, now: now)
     }
 
     /// Decides an operation with the caller's tracer, which sees every sub-expression value (for
@@ -55,7 +56,7 @@ public struct RulesEngine: Sendable {
     }
 }
 
-/// The state of one decision.
+/// The state of one decision (kept in a ``DecisionScratch`` from one decision to the next).
 struct Evaluator<T: Tracer> {
     let ruleset: CompiledRuleset
     let tables: EngineTables
@@ -76,8 +77,9 @@ struct Evaluator<T: Tracer> {
     }
     /// The rule nodes on the path of the write entry being checked, kept between entries.
     var chain: [(depth: Int, node: Int32, old: Int32, new: Int32, wildcards: Int)] = []
-    /// A buffer for splitting a read's path (from the caller's scratch, when given).
-    var pathKeys: [String] = []
+    /// Buffers for a read's path bytes and its keys' byte ranges (see `split`).
+    var pathBytes: [UInt8] = []
+    var pathBounds: [Int] = []
     /// A single write's path in the tree before and after it: `[i]` is the node at the
     /// written keys' first `i` (nil where nothing is stored).
     var oldPath: [DataNode?] = []
@@ -97,24 +99,27 @@ struct Evaluator<T: Tracer> {
         self.tables = tables
         self.tracer = tracer
         self.explain = explain
-        self.context = EvaluationContext(auth: auth, now: now, query: .none, wildcardKeys: [], root: -1, data: -1, newData: -1)
+        self.context = EvaluationContext(auth: auth, now: now, query: QueryParameters(), wildcardKeys: [], root: -1, data: -1, newData: -1)
     }
 
-    /// Moves the scratch storage in (the arrays move, so they stay uniquely referenced).
-    mutating func take(_ scratch: inout DecisionScratch) {
-        swap(&vm, &scratch.vm)
-        swap(&snaps, &scratch.snaps)
-        swap(&pathKeys, &scratch.keys)
-        swap(&context.wildcardKeys, &scratch.wildcardKeys)
-        swap(&chain, &scratch.chain)
-        swap(&oldPath, &scratch.oldPath)
-        swap(&newPath, &scratch.newPath)
-    }
-
-    /// Moves the scratch storage back out, emptied.
-    mutating func give(_ scratch: inout DecisionScratch) {
-        take(&scratch)
-        scratch.clear()
+    /// Decides with this evaluator's storage kept from an earlier decision, then drops every
+    /// reference into data trees and the user (snapshots, stack values, `auth`) while keeping
+    /// the capacity, so a scratch kept between requests holds no old trees alive.
+    mutating func decideAndClear(_ op: DatabaseOperation, _ root: DataNode?, auth: AuthValue, now: Double) -> Decision {
+        context.auth = auth
+        context.now = now
+        let decision = decide(op, root)
+        context.auth = .null
+        if !query.isPlain { query = QueryParameters() }
+        snaps.reset()
+        vm.clear()
+        wildcardKeys.clearKeepingCapacity()
+        chain.clearKeepingCapacity()
+        oldPath.clearKeepingCapacity()
+        newPath.clearKeepingCapacity()
+        decisive = nil
+        if !log.isEmpty { log.removeAll() }
+        return decision
     }
 
     mutating func decide(_ op: DatabaseOperation, _ root: DataNode?) -> Decision {
@@ -128,17 +133,25 @@ struct Evaluator<T: Tracer> {
         }
         switch op {
         case .read(let path, let q):
-            query = q
-            // The common case splits into the reused buffer; anything unusual takes the
-            // validating parser, which names the problem.
-            var keys = pathKeys
-            pathKeys = []
-            if !DataPath.splitValidKeys(path, into: &keys) || keys.count > DataLimits.maxPathLevels {
-                do { keys = try DataPath(validating: path).keys } catch { return reject("read \(path)", root, error.message) }
+            if !q.isPlain { query = q }
+            // The path's keys are found as byte ranges in a copy of its bytes (buffers kept in
+            // the scratch); strings are made only for what a rule reads (see `read`). Anything
+            // unusual takes the validating parser, which names the problem or gives the keys of
+            // an odd but valid spelling.
+            var levels = Self.split(path, into: &pathBytes, &pathBounds)
+            if levels == nil {
+                let normal: String
+                do { normal = try DataPath(validating: path).description } catch { return reject("read \(path)", root, error.message) }
+                levels = Self.split(normal, into: &pathBytes, &pathBounds)
             }
-            let ok = read(keys, root)
-            defer { pathKeys = keys }
-            return finish("read \(display(keys))", ok, root, ok ? nil : "no .read rule on \(display(keys)) or above it granted the read")
+            guard let levels else {
+                return reject("read \(path)", root, "Internal error: the path \(path) could not be split; the read is denied.")
+            }
+            let ok = read(levels, root)
+            // The title is made only when explaining; it must not capture `self` (a copy).
+            let bytes = pathBytes, bounds = pathBounds
+            return finish("read \(Self.display(bytes, bounds, levels))", ok, root,
+                          ok ? nil : "no .read rule on \(Self.display(bytes, bounds, levels)) or above it granted the read")
         case .set(let path, let value):
             do {
                 let p = try DataPath(validating: path)
@@ -185,36 +198,81 @@ struct Evaluator<T: Tracer> {
 
     // MARK: - Reads
 
-    private mutating func read(_ keys: [String], _ root: DataNode?) -> Bool {
+    /// Whether a `.read` rule on the path or above it grants the read. The path is the first
+    /// `levels` keys of `pathBytes`, at the byte ranges in `pathBounds` (see
+    /// ``DataPath/keyBounds(_:into:)``).
+    ///
+    /// The walk down the rule tree compares bytes. A rule that reads neither `data` nor a `$`
+    /// variable (`auth != null`) runs without its location: the snapshot entries and wildcard
+    /// keys down to a rule's depth are made only when it needs them (or when tracing).
+    private mutating func read(_ levels: Int, _ root: DataNode?) -> Bool {
         snaps.reset()
         rootEntry = snaps.addRoot(root)
-        var entry = rootEntry
-        var nodeIndex: Int32 = 0
         wildcardKeys.clearKeepingCapacity()
+        // The deepest location entered in the snapshot table, and its depth.
+        var entry = rootEntry
+        var entryDepth = 0
+        // Bit `d` set: the key at depth `d` was matched by a wildcard (paths have at most
+        // `DataLimits.maxPathLevels` keys, fewer than 64).
+        var wildcardDepths: UInt64 = 0
+        let always = explain || !(T.self == NoTracer.self)
+        var nodeIndex: Int32 = 0
         var depth = 0
         while true {
             // Members are read through the array, not a copy of the node (which would retain
             // and release its dictionary and strings on every level).
             let readRule = tables.nodes[Int(nodeIndex)].read
             if readRule >= 0 {
+                if always || tables.rules[Int(readRule)].readsLocation {
+                    while entryDepth < depth {
+                        let key = String(decoding: pathBytes[pathBounds[2 * entryDepth]..<pathBounds[2 * entryDepth + 1]], as: UTF8.self)
+                        if wildcardDepths & (1 << UInt64(entryDepth)) != 0 { wildcardKeys.append(key) }
+                        entry = snaps.addChild(of: entry, key: key)
+                        entryDepth += 1
+                    }
+                }
                 let outcome = evaluate(readRule, data: entry, newData: -1)
                 if explain { decisive = log.count - 1 }
                 if outcome.isTrue { return true }
             }
-            if depth == keys.count { return false }
-            let key = keys[depth]
-            guard let (child, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { return false }
-            if isWildcard { wildcardKeys.append(key) }
+            if depth == levels { return false }
+            guard let (child, isWildcard) = tables.child(of: nodeIndex, pathBytes, pathBounds[2 * depth]..<pathBounds[2 * depth + 1], in: ruleset) else {
+                return false
+            }
+            if isWildcard { wildcardDepths |= 1 << UInt64(depth) }
             nodeIndex = child
-            entry = snaps.addChild(of: entry, key: key)
             depth += 1
         }
+    }
+
+    /// Copies a path's bytes into `bytes` and finds its keys' byte ranges
+    /// (``DataPath/keyBounds(_:into:)``): the number of keys, or nil for a path that is not
+    /// plainly valid. Both buffers only grow, and their elements are plain integers, so
+    /// nothing is cleared between decisions.
+    private static func split(_ path: String, into bytes: inout [UInt8], _ bounds: inout [Int]) -> Int? {
+        let n = path.utf8.count
+        if bytes.count < n { bytes = [UInt8](repeating: 0, count: Swift.max(n, 64)) }
+        if bounds.count < 2 * DataLimits.maxPathLevels { bounds = [Int](repeating: 0, count: 2 * DataLimits.maxPathLevels) }
+        return bytes.withUnsafeMutableBufferPointer { buffer in
+            let (_, copied) = buffer.initialize(from: path.utf8)
+            guard copied == n else { return nil }
+            return bounds.withUnsafeMutableBufferPointer { b in
+                DataPath.keyBounds(UnsafeBufferPointer(rebasing: buffer[0..<n]), into: b)
+            }
+        }
+    }
+
+    /// `/a/b` for the first `levels` keys of a path given as byte ranges; `/` for the root.
+    private static func display(_ path: [UInt8], _ bounds: [Int], _ levels: Int) -> String {
+        guard levels > 0 else { return "/" }
+        // Keys are separated by exactly one "/" (there are no empty keys).
+        return "/" + String(decoding: path[bounds[0]..<bounds[2 * levels - 1]], as: UTF8.self)
     }
 
     // MARK: - Writes
 
     private mutating func write(_ title: @autoclosure () -> String, _ entries: [([String], DataInput)], _ oldRoot: DataNode?) -> Decision {
-        query = .none
+        if !query.isPlain { query = QueryParameters() }
         // 1. One merged new tree, with server values resolved against the tree before the write.
         // A single entry is copied along the path it has already looked up; several entries are
         // merged in one pass (entry by entry would copy a shared parent's child list per entry).
@@ -499,3 +557,5 @@ extension String {
 extension Substring {
     fileprivate func trimmingCharacters(in set: String) -> String { String(self).trimmingCharacters(in: set) }
 }
+
+extension Evaluator: Sendable where T: Sendable {}

@@ -8,7 +8,7 @@ public protocol Tracer {
 }
 
 /// The tracer that records nothing.
-public struct NoTracer: Tracer {
+public struct NoTracer: Tracer, Sendable {
     /// Creates one.
     public init() {}
     @inline(__always)

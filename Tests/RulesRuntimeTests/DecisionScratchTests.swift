@@ -64,7 +64,84 @@ import Testing
         #expect(outcomes.contains(true) && outcomes.contains(false))
     }
 
-    @Test(arguments: ["", "/", "a", "/a/b", "a/b/", "/a/b/", "//", "a//b", "/a.b", "/é/e\u{301}", "/\u{7F}", "/a/" + String(repeating: "k", count: 769)])
+    /// A read walks its path as bytes and makes the snapshot entries and wildcard keys only
+    /// for rules that read them: a deeper rule must still see every wildcard above it, bound in
+    /// order, and its own data, after shallower rules that read neither.
+    @Test func aDeepRuleSeesTheWildcardsAndDataAboveRulesThatReadNeither() throws {
+        let rules = #"""
+        {"rules": {"p": {
+          ".read": "auth.uid === 'admin'",
+          "$x": {
+            ".read": "auth.uid === 'nobody'",
+            "lit": { "$y": {
+              ".read": "$x === 'a' && $y === auth.uid && data.val() === true && data.parent().child('flag').exists()"
+            } }
+          }
+        }}}
+        """#
+        let engine = RulesEngine(ruleset: try #require(RulesCompiler.compile(source: rules).ruleset))
+        let root = try DataNode.fromJSON(#"{"p": {"a": {"lit": {"u1": true, "u2": false, "flag": 1}}, "b": {"lit": {"u1": true, "flag": 1}}}}"#)
+        let cases: [(String, String, Bool)] = [
+            ("/p/a/lit/u1", "u1", true),
+            ("p/a/lit/u1/", "u1", true),
+            ("/p/a/lit/u2", "u2", false),  // data is false
+            ("/p/b/lit/u1", "u1", false),  // $x is b
+            ("/p/a/lit/u1", "u2", false),  // $y is not the caller
+            ("/p/a/other/u1", "u1", false),  // no rule below $x but under lit
+            ("/p/zzz", "admin", true),
+        ]
+        var scratch = DecisionScratch()
+        for (path, uid, expected) in cases {
+            let op = DatabaseOperation.read(path: path)
+            #expect(engine.decide(op, on: root, auth: .user(uid: uid), now: 1, scratch: &scratch).allowed == expected, "\(path) as \(uid)")
+            #expect(engine.decide(op, on: root, auth: .user(uid: uid), now: 1).allowed == expected, "\(path) as \(uid)")
+            let explained = engine.decide(op, on: root, auth: .user(uid: uid), now: 1, explain: true)
+            #expect(explained.allowed == expected, "\(path) as \(uid), explained")
+        }
+    }
+
+    /// One scratch may serve several engines in turn, and nothing of one decision (a query, the
+    /// user) leaks into the next.
+    @Test func aScratchServesEnginesInTurnWithoutCarryingState() throws {
+        let first = RulesEngine(ruleset: try #require(RulesCompiler.compile(source: #"{"rules": {"q": {".read": "query.orderByChild === 'x'"}}}"#).ruleset))
+        let second = RulesEngine(ruleset: try #require(RulesCompiler.compile(source: #"{"rules": {"q": {".read": "auth != null"}}}"#).ruleset))
+        var scratch = DecisionScratch()
+        let ordered = DatabaseOperation.read(path: "/q", query: QueryParameters(orderByChild: "x"))
+        let plain = DatabaseOperation.read(path: "/q")
+        let user = AuthValue.user(uid: "u")
+        #expect(first.decide(ordered, on: nil, auth: user, now: 1, scratch: &scratch).allowed)
+        #expect(!first.decide(plain, on: nil, auth: user, now: 1, scratch: &scratch).allowed)
+        #expect(second.decide(plain, on: nil, auth: user, now: 1, scratch: &scratch).allowed)
+        #expect(!second.decide(plain, on: nil, auth: .null, now: 1, scratch: &scratch).allowed)
+        #expect(first.decide(ordered, on: nil, auth: .null, now: 1, scratch: &scratch).allowed)
+        #expect(!first.decide(plain, on: nil, auth: user, now: 1, scratch: &scratch).allowed)
+    }
+
+    /// A scratch kept between requests holds no reference to the trees it decided on.
+    @Test func aScratchDoesNotKeepTreesAlive() throws {
+        let ruleset = try #require(RulesCompiler.compile(source: Self.rules).ruleset)
+        let engine = RulesEngine(ruleset: ruleset)
+        var scratch = DecisionScratch()
+        weak var oldTree: DataNode?
+        weak var newTree: DataNode?
+        do {
+            let root = try DataNode.fromJSON(#"{"users": {"a": {"name": "Ann"}}, "rooms": {"r1": {"members": {"a": true}}}}"#)
+            oldTree = root
+            var written: DataNode?
+            for (op, auth) in Self.operations {
+                let decision = engine.decide(op, on: root, auth: auth, now: 1, scratch: &scratch)
+                if decision.allowed, decision.newRoot !== root { written = decision.newRoot }
+            }
+            newTree = written
+            #expect(oldTree != nil && newTree != nil)
+        }
+        #expect(oldTree == nil)
+        #expect(newTree == nil)
+    }
+
+    @Test(arguments: ["", "/", "a", "/a/b", "a/b/", "/a/b/", "//", "a//b", "/a.b", "/é/e\u{301}", "/\u{7F}", "/a/" + String(repeating: "k", count: 769),
+                      String(repeating: "/k", count: DataLimits.maxPathLevels), String(repeating: "/k", count: DataLimits.maxPathLevels + 1),
+                      "/k/" + String(repeating: "k", count: DataLimits.maxKeyBytes), "a/b/c/"])
     func fastSplitAgreesWithTheValidatingParser(text: String) {
         var keys = ["stale"]
         let fast = DataPath.splitValidKeys(text, into: &keys)
