@@ -8,6 +8,8 @@
 public struct DecisionScratch: Sendable {
     /// The evaluator of the last engine that used this scratch, emptied after each decision.
     var evaluator: Evaluator<NoTracer>?
+    /// The engine tables `evaluator` was made for (alive, and so unique, while it holds them).
+    var engine: ObjectIdentifier?
 
     /// Creates empty scratch storage.
     public init() {}

@@ -28,6 +28,9 @@ final class EngineTables: Sendable {
         /// give the rule its location's snapshot and the wildcard keys (`auth != null` needs
         /// neither, so a read it grants makes no key strings at all).
         var readsLocation: Bool
+        /// The rule's whole code is `auth != null` (1) or `auth == null` (0), the commonest rules
+        /// there are, which an untraced evaluation answers without the VM; -1 otherwise.
+        var authCheck: Int8
     }
 
     /// Nodes with more literal children than this use the compiled node's dictionary.
@@ -84,7 +87,23 @@ final class EngineTables: Sendable {
                     }
                 }
             }
-            return Rule(constant: r.constant.map { $0 ? 1 : 0 } ?? -1, codeStart: r.codeStart, codeEnd: r.codeEnd, readsLocation: readsLocation)
+            return Rule(
+                constant: r.constant.map { $0 ? 1 : 0 } ?? -1, codeStart: r.codeStart, codeEnd: r.codeEnd,
+                readsLocation: readsLocation, authCheck: Self.authCheck(code, r.codeStart, r.codeEnd))
+        }
+    }
+
+    /// 1 when `code[start ..< end]` is exactly `auth != null` (or `null != auth`), 0 when it is
+    /// `auth == null`, -1 otherwise. Equality with null is strict, so the result depends only
+    /// on whether there is a user.
+    static func authCheck(_ code: [Instruction], _ start: Int, _ end: Int) -> Int8 {
+        guard start >= 0, end == start + 4, end <= code.count, code[start + 3].opcode == .return else { return -1 }
+        let a = code[start].opcode, b = code[start + 1].opcode
+        guard (a == .loadAuth && b == .pushNull) || (a == .pushNull && b == .loadAuth) else { return -1 }
+        switch code[start + 2].opcode {
+        case .notEqual: return 1
+        case .equal: return 0
+        default: return -1
         }
     }
 

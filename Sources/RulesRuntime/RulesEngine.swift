@@ -36,8 +36,9 @@ public struct RulesEngine: Sendable {
     public func decide(_ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, scratch: inout DecisionScratch) -> Decision {
         // The scratch keeps a whole evaluator for the last engine it served: nothing to build,
         // move in or tear down per call.
-        if scratch.evaluator?.tables !== tables {
+        if scratch.engine != ObjectIdentifier(tables) || scratch.evaluator == nil {
             scratch.evaluator = Evaluator(ruleset: ruleset, tables: tables, auth: .null, now: 0, tracer: NoTracer(), explain: false)
+            scratch.engine = ObjectIdentifier(tables)
         }
         return scratch.evaluator!.decideAndClear(operation, root, auth: auth, now: now)
     }
@@ -418,6 +419,11 @@ struct Evaluator<T: Tracer> {
         let outcome: RuleOutcome
         if rule.constant >= 0 {
             outcome = .value(rule.constant == 1)
+        } else if rule.authCheck >= 0 && !explain && T.self == NoTracer.self {
+            // `auth != null` / `auth == null`: nothing to trace, so no need to run the code.
+            let signedIn: Bool
+            if case .null = context.auth { signedIn = false } else { signedIn = true }
+            outcome = .value(signedIn == (rule.authCheck == 1))
         } else {
             outcome = vm.run(code: rule.codeStart..<rule.codeEnd, in: ruleset, context: context, snapshots: &snaps, tracer: &tracer)
         }
@@ -489,6 +495,7 @@ struct Evaluator<T: Tracer> {
 
     /// `title` is only built when explaining: a plain decision must not pay for the text.
     private func finish(_ title: @autoclosure () -> String, _ allowed: Bool, _ root: DataNode?, _ reason: String?) -> Decision {
+        if !explain { return Decision(allowed: allowed, newRoot: root, reason: allowed ? nil : reason, explanation: nil) }
         var explanation = explain ? Explanation(operation: title(), allowed: allowed, rejection: nil, evaluations: log) : nil
         if !allowed || decisive.map({ log.indices.contains($0) && log[$0].outcome.isTrue }) == true {
             explanation?.decisiveIndex = decisive
