@@ -4,7 +4,8 @@
 ///
 /// A value type owned by the caller: nothing is shared between threads, and passing it
 /// `inout` makes two simultaneous uses of one scratch a compile-time error. A scratch may serve
-/// several engines; it is rebuilt when the engine changes.
+/// several engines; it is rebuilt when the engine changes, and it keeps the last engine's compiled
+/// rules alive (never a data tree or a user: those are dropped after each decision).
 public struct DecisionScratch: Sendable {
     /// The evaluator of the last engine that used this scratch, emptied after each decision.
     var evaluator: Evaluator<NoTracer>?
