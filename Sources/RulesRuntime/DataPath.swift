@@ -22,7 +22,7 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
             return
         }
         var fast: [String] = []
-        if Self.splitValidKeys(text, into: &fast), fast.count <= DataLimits.maxPathLevels {
+        if Self.splitValidKeys(text, into: &fast) {
             self.keys = fast
             return
         }

@@ -1,11 +1,5 @@
 import RulesCompiler
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// What the engine's hot loops need from a ``CompiledRuleset``, laid out as plain values:
 /// reading a ``CompiledNode`` or ``CompiledRule`` out of its array copies (retains and
 /// releases) its strings, dictionary and expression, which dominated a read decision.
@@ -15,7 +9,7 @@ final class EngineTables: Sendable {
     struct Node: Sendable {
         var read: Int32, write: Int32, validate: Int32, wildcard: Int32
         var validatesBelow: Bool
-        /// The node's literal children: `literalKeys[literalStart ..< literalStart + literalCount]`.
+        /// The node's literal children: literal keys `literalStart ..< literalStart + literalCount`.
         var literalStart: Int32, literalCount: Int32
     }
 
@@ -38,40 +32,34 @@ final class EngineTables: Sendable {
 
     let nodes: [Node]
     let rules: [Rule]
-    let literalKeys: [String]
-    let literalTargets: [Int32]
-    /// The bytes of every literal key, in order: key `i` is
-    /// `literalBytes[literalByteStarts[i] ..< literalByteStarts[i + 1]]`.
+    /// Each node's literal children: the bytes of every literal key, in order (key `i` is
+    /// `literalBytes[literalByteStarts[i] ..< literalByteStarts[i + 1]]`), and its target node.
     let literalBytes: [UInt8]
     let literalByteStarts: [Int]
+    let literalTargets: [Int32]
 
     init(_ ruleset: CompiledRuleset) {
         var nodes: [Node] = []
-        var keys: [String] = []
+        var bytes: [UInt8] = []
+        var starts: [Int] = [0]
         var targets: [Int32] = []
         nodes.reserveCapacity(ruleset.nodes.count)
         for n in ruleset.nodes {
-            let start = Int32(keys.count)
+            let start = Int32(targets.count)
             // Sorted by key bytes only so the table is the same on every run.
             for (key, target) in n.literals.sorted(by: { KeyOrder.compare($0.key, $1.key) < 0 }) {
-                keys.append(key)
+                bytes.append(contentsOf: key.utf8)
+                starts.append(bytes.count)
                 targets.append(target)
             }
             nodes.append(Node(
                 read: n.read, write: n.write, validate: n.validate, wildcard: n.wildcard, validatesBelow: n.validatesBelow,
-                literalStart: start, literalCount: Int32(keys.count) - start))
+                literalStart: start, literalCount: Int32(targets.count) - start))
         }
         self.nodes = nodes
-        self.literalKeys = keys
-        self.literalTargets = targets
-        var bytes: [UInt8] = []
-        var starts: [Int] = [0]
-        for key in keys {
-            bytes.append(contentsOf: key.utf8)
-            starts.append(bytes.count)
-        }
         self.literalBytes = bytes
         self.literalByteStarts = starts
+        self.literalTargets = targets
         let code = ruleset.instructions
         self.rules = ruleset.rules.map { r in
             var readsLocation = false
@@ -115,19 +103,9 @@ final class EngineTables: Sendable {
         if info.literalCount > Int32(Self.linearLimit) { return ruleset.nodes[Int(node)].child(key) }
         if info.literalCount > 0 {
             var key = key
-            let hit: Int32? = key.withUTF8 { k in
-                var i = Int(info.literalStart)
-                let end = i + Int(info.literalCount)
-                while i < end {
-                    if Self.equal(literalKeys[i], k) { return literalTargets[i] }
-                    i += 1
-                }
-                return nil
-            }
-            if let hit { return (hit, false) }
+            if let hit = key.withUTF8({ literalTarget(info, $0) }) { return (hit, false) }
         }
-        if info.wildcard >= 0 { return (info.wildcard, true) }
-        return nil
+        return info.wildcard >= 0 ? (info.wildcard, true) : nil
     }
 
     /// ``child(of:_:in:)`` for a key given as the bytes `range` of `path` (a valid key),
@@ -138,28 +116,25 @@ final class EngineTables: Sendable {
         if info.literalCount > Int32(Self.linearLimit) {
             return ruleset.nodes[Int(node)].child(String(decoding: path[range], as: UTF8.self))
         }
+        if let hit = literalTarget(info, path[range]) { return (hit, false) }
+        return info.wildcard >= 0 ? (info.wildcard, true) : nil
+    }
+
+    /// The target of the literal child of `info` whose key has the bytes of `key`, or nil.
+    @inline(__always)
+    private func literalTarget<Key: RandomAccessCollection<UInt8>>(_ info: Node, _ key: Key) -> Int32? where Key.Index == Int {
+        let length = key.count
         var i = Int(info.literalStart)
         let end = i + Int(info.literalCount)
-        let length = range.count
         while i < end {
             let start = literalByteStarts[i]
             if literalByteStarts[i + 1] - start == length {
                 var j = 0
-                while j < length && literalBytes[start + j] == path[range.lowerBound + j] { j += 1 }
-                if j == length { return (literalTargets[i], false) }
+                while j < length && literalBytes[start + j] == key[key.startIndex + j] { j += 1 }
+                if j == length { return literalTargets[i] }
             }
             i += 1
         }
-        if info.wildcard >= 0 { return (info.wildcard, true) }
         return nil
-    }
-
-    @inline(__always)
-    private static func equal(_ stored: String, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard stored.utf8.count == key.count else { return false }
-        // Literal keys are native strings (built by the compiler), so this does not copy.
-        return stored.utf8.withContiguousStorageIfAvailable { s in
-            s.isEmpty || memcmp(s.baseAddress!, key.baseAddress!, s.count) == 0
-        } ?? stored.utf8.elementsEqual(key)
     }
 }

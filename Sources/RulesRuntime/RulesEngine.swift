@@ -118,8 +118,7 @@ struct Evaluator<T: Tracer> {
         chain.clearKeepingCapacity()
         oldPath.clearKeepingCapacity()
         newPath.clearKeepingCapacity()
-        decisive = nil
-        if !log.isEmpty { log.removeAll() }
+        // `log` and `decisive` stay empty: this evaluator never explains.
         return decision
     }
 
@@ -496,9 +495,9 @@ struct Evaluator<T: Tracer> {
     /// `title` is only built when explaining: a plain decision must not pay for the text.
     private func finish(_ title: @autoclosure () -> String, _ allowed: Bool, _ root: DataNode?, _ reason: String?) -> Decision {
         if !explain { return Decision(allowed: allowed, newRoot: root, reason: allowed ? nil : reason, explanation: nil) }
-        var explanation = explain ? Explanation(operation: title(), allowed: allowed, rejection: nil, evaluations: log) : nil
+        var explanation = Explanation(operation: title(), allowed: allowed, rejection: nil, evaluations: log)
         if !allowed || decisive.map({ log.indices.contains($0) && log[$0].outcome.isTrue }) == true {
-            explanation?.decisiveIndex = decisive
+            explanation.decisiveIndex = decisive
         }
         return Decision(allowed: allowed, newRoot: root, reason: allowed ? nil : reason, explanation: explanation)
     }
