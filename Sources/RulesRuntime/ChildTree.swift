@@ -116,7 +116,7 @@ final class ChildTree: Sendable {
     func setting(_ probe: KeyProbe, _ child: DataNode?) -> Change {
         if isLeaf {
             let (index, found) = probe.search(keys, ranks)
-            var newKeys = keys, newRanks = ranks, newNodes = nodes
+            let newKeys: [String], newRanks: [UInt64], newNodes: [DataNode]
             if found {
                 if let child {
                     let old = nodes[index]
@@ -128,15 +128,16 @@ final class ChildTree: Sendable {
                                           nodeCount: nodeCount - old.count + child.count))
                 } else {
                     if keys.count == 1 { return .emptied }
-                    newKeys.remove(at: index)
-                    newRanks.remove(at: index)
-                    newNodes.remove(at: index)
+                    let old = nodes[index]
+                    return .one(ChildTree(keys: keys.removing(at: index), ranks: ranks.removing(at: index),
+                                          nodes: nodes.removing(at: index), subs: [], entryCount: entryCount - 1,
+                                          nodeCount: nodeCount - old.count))
                 }
             } else {
                 guard let child else { return .unchanged }
-                newKeys.insert(probe.key, at: index)
-                newRanks.insert(probe.rank, at: index)
-                newNodes.insert(child, at: index)
+                newKeys = keys.inserting(probe.key, at: index)
+                newRanks = ranks.inserting(probe.rank, at: index)
+                newNodes = nodes.inserting(child, at: index)
             }
             if newKeys.count > Self.maxLeaf {
                 let half = newKeys.count / 2
@@ -165,9 +166,7 @@ final class ChildTree: Sendable {
                                   nodeCount: nodeCount - old.nodeCount + part.nodeCount))
         case .emptied:
             if subs.count == 1 { return .emptied }
-            var newSubs = subs
-            newSubs.remove(at: i)
-            return .one(ChildTree(subs: newSubs))
+            return .one(ChildTree(subs: subs.removing(at: i)))
         case .split(let first, let second):
             var newSubs = subs
             newSubs[i] = first

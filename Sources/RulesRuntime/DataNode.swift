@@ -237,18 +237,12 @@ public final class DataNode: Sendable {
                                 priority: priority, count: count - old.count + child.count)
             }
             if keys.count == 1 { return nil }
-            var newKeys = keys, newRanks = flatRanks, newChildren = children
-            newKeys.remove(at: index)
-            newRanks.remove(at: index)
-            newChildren.remove(at: index)
-            return DataNode(sortedKeys: newKeys, ranks: newRanks, children: newChildren, priority: priority)
+            return DataNode(sortedKeys: keys.removing(at: index), ranks: flatRanks.removing(at: index),
+                            children: children.removing(at: index), priority: priority, count: count - children[index].count)
         }
         guard let child else { return self }
-        var newKeys = keys, newRanks = flatRanks, newChildren = children
-        newKeys.insert(key, at: index)
-        newRanks.insert(probe.rank, at: index)
-        newChildren.insert(child, at: index)
-        return DataNode(sortedKeys: newKeys, ranks: newRanks, children: newChildren, priority: priority)
+        return DataNode(sortedKeys: keys.inserting(key, at: index), ranks: flatRanks.inserting(probe.rank, at: index),
+                        children: children.inserting(child, at: index), priority: priority)
     }
 
     /// The tree with the node at `path` replaced by `node` (nil deletes it).

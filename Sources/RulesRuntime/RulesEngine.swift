@@ -113,7 +113,6 @@ struct Evaluator<T: Tracer> {
         context.auth = .null
         if !query.isPlain { query = QueryParameters() }
         snaps.reset()
-        vm.clear()
         wildcardKeys.clearKeepingCapacity()
         chain.clearKeepingCapacity()
         oldPath.clearKeepingCapacity()

@@ -7,13 +7,13 @@ import RulesSyntax
 /// ``CompiledRuleset`` is shared. Every check that the static checker cannot make is made here,
 /// and anything unexpected is a runtime error: the rule fails, nothing traps.
 public struct VM: Sendable {
+    /// The stack's storage: `.null` in every slot between runs (each run drains it), so a VM
+    /// kept between decisions holds no values.
     private var stack: [Value] = []
 
     /// Creates a VM.
     public init() {}
 
-    /// Empties the stack, keeping its capacity.
-    mutating func clear() { stack.clearKeepingCapacity() }
 
     /// Evaluates rule `ruleIndex` of `ruleset`.
     public mutating func run<T: Tracer>(
@@ -33,11 +33,7 @@ public struct VM: Sendable {
         }
         let rule = ruleset.rules[ruleIndex]
         if let c = rule.constant { return .value(c) }
-        stack.clearKeepingCapacity()
-        if stack.capacity < ruleset.maxStackDepth { stack.reserveCapacity(ruleset.maxStackDepth) }
-        return ruleset.instructions.withUnsafeBufferPointer { code in
-            execute(code, from: rule.codeStart, to: rule.codeEnd, ruleset, context, &snapshots, &tracer)
-        }
+        return run(code: rule.codeStart..<rule.codeEnd, in: ruleset, context: context, snapshots: &snapshots, tracer: &tracer)
     }
 
     /// Evaluates the code of one rule (`codeStart ..< codeEnd` of a ``CompiledRule``).
@@ -45,19 +41,79 @@ public struct VM: Sendable {
         code range: Range<Int>, in ruleset: CompiledRuleset, context: EvaluationContext,
         snapshots: inout SnapshotTable, tracer: inout T
     ) -> RuleOutcome {
-        stack.clearKeepingCapacity()
-        if stack.capacity < ruleset.maxStackDepth { stack.reserveCapacity(ruleset.maxStackDepth) }
+        // The stack's slots all hold a value between runs (`.null`, which owns nothing), so the
+        // array stays valid; during a run the loop moves values in and out of it directly.
+        let needed = Swift.max(ruleset.maxStackDepth, 1)
+        if stack.count < needed { stack = [Value](repeating: .null, count: needed) }
         return ruleset.instructions.withUnsafeBufferPointer { code in
-            execute(code, from: range.lowerBound, to: range.upperBound, ruleset, context, &snapshots, &tracer)
+            stack.withUnsafeMutableBufferPointer { slots in
+                var window = StackWindow(slots)
+                let outcome = Self.execute(code, from: range.lowerBound, to: range.upperBound, ruleset, context, &snapshots, &tracer, &window)
+                window.drain()
+                return outcome
+            }
         }
     }
 
     // MARK: - The loop
 
-    private mutating func execute<T: Tracer>(
+    /// The stack during one run: `slots[0 ..< count]` hold values, the slots above are free.
+    /// Pushing past the end is refused (the verifier does not bound the depth, so the loop
+    /// checks), and popping moves the value out: no copies, no uniqueness checks.
+    struct StackWindow {
+        let base: UnsafeMutablePointer<Value>
+        let capacity: Int
+        var count = 0
+
+        init(_ slots: UnsafeMutableBufferPointer<Value>) {
+            // A non-empty array always has storage.
+            base = slots.baseAddress!
+            capacity = slots.count
+        }
+
+        /// Adds a value; false (and nothing added) when the stack is full.
+        @inline(__always)
+        mutating func push(_ value: consuming Value) -> Bool {
+            guard count < capacity else { return false }
+            (base + count).initialize(to: value)
+            count &+= 1
+            return true
+        }
+
+        /// Removes and returns the top value, or nil when empty.
+        @inline(__always)
+        mutating func pop() -> Value? {
+            guard count > 0 else { return nil }
+            count &-= 1
+            return (base + count).move()
+        }
+
+        /// The top value, or nil when empty.
+        @inline(__always)
+        var top: Value? { count > 0 ? base[count &- 1] : nil }
+
+        /// Drops the values from `index` up.
+        @inline(__always)
+        mutating func truncate(to index: Int) {
+            guard index < count else { return }
+            (base + index).deinitialize(count: count &- index)
+            count = index
+        }
+
+        /// Puts every slot back to `.null` (the values held are released).
+        mutating func drain() {
+            (base + count).initialize(repeating: .null, count: capacity &- count)
+            base.update(repeating: .null, count: count)
+            count = 0
+        }
+    }
+
+    private static func execute<T: Tracer>(
         _ code: UnsafeBufferPointer<Instruction>, from start: Int, to end: Int, _ rs: CompiledRuleset,
-        _ ctx: EvaluationContext, _ snaps: inout SnapshotTable, _ tracer: inout T
+        _ ctx: EvaluationContext, _ snaps: inout SnapshotTable, _ tracer: inout T, _ stack: inout StackWindow
     ) -> RuleOutcome {
+        // Only a real tracer looks up which expression an instruction completes.
+        let tracing = !(T.self == NoTracer.self)
         var pc = start
         while pc < end {
             let ins = code[pc]
@@ -80,24 +136,24 @@ public struct VM: Sendable {
             case .loadQueryField:
                 result = Self.queryField(Int(ins.operand), ctx.query)
             case .property:
-                guard let v = pop() else { return underflow(pc, rs) }
+                guard let v = stack.pop() else { return underflow(pc, rs) }
                 let name = rs.strings[Int(ins.operand)]
                 switch Self.property(v, name) {
                 case .success(let r): result = r
                 case .failure(let e): return fail(e.message, pc, rs)
                 }
             case .index:
-                guard let i = pop(), let v = pop() else { return underflow(pc, rs) }
+                guard let i = stack.pop(), let v = stack.pop() else { return underflow(pc, rs) }
                 switch Self.index(v, i) {
                 case .success(let r): result = r
                 case .failure(let e): return fail(e.message, pc, rs)
                 }
             case .stringLength:
-                guard let v = pop() else { return underflow(pc, rs) }
+                guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .string(let s) = v else { return fail("Cannot read length of \(v.typeName).", pc, rs) }
                 result = .number(Double(s.utf16.count))
             case .val, .getPriority, .exists, .isNumber, .isString, .isBoolean, .hasAnyChildren, .parent:
-                guard let v = pop() else { return underflow(pc, rs) }
+                guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
                 // parent() needs only the location, not what is stored there.
                 let node = ins.opcode == .parent ? nil : snaps.node(si)
@@ -116,12 +172,12 @@ public struct VM: Sendable {
                     result = .snapshot(parent)
                 }
             case .childConst, .hasChildConst:
-                guard let v = pop() else { return underflow(pc, rs) }
+                guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
                 let c = snaps.addDescendant(of: si, keys: rs.pathKeys[Int(ins.operand)])
                 result = ins.opcode == .childConst ? .snapshot(c) : .bool(snaps.node(c) != nil)
             case .child, .hasChild:
-                guard let p = pop(), let v = pop() else { return underflow(pc, rs) }
+                guard let p = stack.pop(), let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
                 guard case .string(let path) = p else {
                     return fail("\(Self.methodName(ins.opcode))() expects a string argument, got \(p.typeName).", pc, rs)
@@ -130,28 +186,28 @@ public struct VM: Sendable {
                 result = ins.opcode == .child ? .snapshot(c) : .bool(snaps.node(c) != nil)
             case .hasChildren:
                 let n = Int(ins.operand)
-                guard stack.count >= n + 1 else { return underflow(pc, rs) }
-                // The names are read in place: a slice of the stack would share its storage, and
-                // popping them would then copy the whole stack.
+                guard n >= 0, stack.count >= n + 1 else { return underflow(pc, rs) }
+                // The names are read in place, then dropped together with the receiver.
                 let base = stack.count - n
-                let v = stack[base - 1]
-                guard case .snapshot(let si) = v else { return fail("Cannot call hasChildren() on \(v.typeName).", pc, rs) }
+                guard case .snapshot(let si) = stack.base[base - 1] else {
+                    return fail("Cannot call hasChildren() on \(stack.base[base - 1].typeName).", pc, rs)
+                }
                 for k in base..<stack.count {
-                    guard case .string = stack[k] else { return fail("hasChildren() expects strings, got \(stack[k].typeName).", pc, rs) }
+                    guard case .string = stack.base[k] else { return fail("hasChildren() expects strings, got \(stack.base[k].typeName).", pc, rs) }
                 }
                 var all = true
                 var k = base
                 while all && k < stack.count {
-                    if case .string(let path) = stack[k] {
+                    if case .string(let path) = stack.base[k] {
                         let c = snaps.addDescendant(of: si, path: path)
                         all = snaps.node(c) != nil
                     }
                     k += 1
                 }
-                while stack.count >= base { stack.removeLast() }
+                stack.truncate(to: base - 1)
                 result = .bool(all)
             case .contains, .beginsWith, .endsWith:
-                guard let a = pop(), let v = pop() else { return underflow(pc, rs) }
+                guard let a = stack.pop(), let v = stack.pop() else { return underflow(pc, rs) }
                 let name = Self.methodName(ins.opcode)
                 guard case .string(let s) = v else { return fail("Cannot call \(name)() on \(v.typeName).", pc, rs) }
                 guard case .string(let arg) = a else { return fail("\(name)() expects a string argument, got \(a.typeName).", pc, rs) }
@@ -161,17 +217,17 @@ public struct VM: Sendable {
                 default: result = .bool(StringSemantics.endsWith(s, arg))
                 }
             case .replace:
-                guard let b = pop(), let a = pop(), let v = pop() else { return underflow(pc, rs) }
+                guard let b = stack.pop(), let a = stack.pop(), let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .string(let s) = v else { return fail("Cannot call replace() on \(v.typeName).", pc, rs) }
                 guard case .string(let sa) = a else { return fail("Argument 1 of replace() must be a string, got \(a.typeName).", pc, rs) }
                 guard case .string(let sb) = b else { return fail("Argument 2 of replace() must be a string, got \(b.typeName).", pc, rs) }
                 result = .string(StringSemantics.replaceAll(s, sa, with: sb))
             case .toLowerCase, .toUpperCase:
-                guard let v = pop() else { return underflow(pc, rs) }
+                guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .string(let s) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
                 result = .string(ins.opcode == .toLowerCase ? StringSemantics.lowercase(s) : StringSemantics.uppercase(s))
             case .matches:
-                guard let v = pop() else { return underflow(pc, rs) }
+                guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .string(let s) = v else { return fail("Cannot call matches() on \(v.typeName).", pc, rs) }
                 do {
                     result = .bool(try rs.regexes[Int(ins.operand)].matches(s))
@@ -179,31 +235,33 @@ public struct VM: Sendable {
                     return fail("matches() gave up: \(error.message).", pc, rs)
                 }
             case .add, .subtract, .multiply, .divide, .remainder, .less, .lessOrEqual, .greater, .greaterOrEqual, .equal, .notEqual:
-                guard let r = pop(), let l = pop() else { return underflow(pc, rs) }
+                guard let r = stack.pop(), let l = stack.pop() else { return underflow(pc, rs) }
                 switch Operators.binary(ins.opcode, l, r) {
                 case .success(let v): result = v
                 case .failure(let e): return fail(e.message, pc, rs)
                 }
             case .negate:
-                guard let v = pop() else { return underflow(pc, rs) }
+                guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .number(let n) = v else { return fail("Invalid - expression: operand is \(v.typeName), not a number.", pc, rs) }
                 result = .number(-n)
             case .not:
-                guard let v = pop() else { return underflow(pc, rs) }
+                guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .bool(let b) = v else { return fail("! only operates on booleans, got \(v.typeName).", pc, rs) }
                 result = .bool(!b)
             case .jumpIfFalseOrPop, .jumpIfTrueOrPop:
-                guard let top = stack.last else { return underflow(pc, rs) }
-                guard case .bool(let b) = top else { return fail("Expected a boolean operand, got \(top.typeName).", pc, rs) }
+                guard stack.count > 0 else { return underflow(pc, rs) }
+                guard case .bool(let b) = stack.base[stack.count - 1] else {
+                    return fail("Expected a boolean operand, got \(stack.base[stack.count - 1].typeName).", pc, rs)
+                }
                 if b == (ins.opcode == .jumpIfTrueOrPop) {
                     pc = Int(ins.operand)
                 } else {
-                    stack.removeLast()
+                    stack.truncate(to: stack.count - 1)
                     pc += 1
                 }
                 continue
             case .jumpIfFalse:
-                guard let v = pop() else { return underflow(pc, rs) }
+                guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .bool(let b) = v else { return fail("The condition of ?: is \(v.typeName), not a boolean.", pc, rs) }
                 pc = b ? pc + 1 : Int(ins.operand)
                 continue
@@ -211,27 +269,28 @@ public struct VM: Sendable {
                 pc = Int(ins.operand)
                 continue
             case .return:
-                guard let v = pop() else { return underflow(pc, rs) }
+                guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .bool(let b) = v else { return fail("The rule gave \(v.typeName), not a boolean.", pc, rs) }
                 return .value(b)
             }
-            stack.append(result)
-            let node = rs.instructionNodes[pc]
-            if node >= 0 { tracer.record(node: node, value: result, snapshots: snaps) }
+            if tracing {
+                let node = rs.instructionNodes[pc]
+                if node >= 0 { tracer.record(node: node, value: result, snapshots: snaps) }
+            }
+            guard stack.push(result) else {
+                return fail("Internal error: the evaluation stack is full (the rule is denied).", pc, rs)
+            }
             pc += 1
         }
         return fail("The rule ended without a result.", max(start, end - 1), rs)
     }
 
-    @inline(__always)
-    private mutating func pop() -> Value? { stack.popLast() }
-
-    private func fail(_ message: String, _ pc: Int, _ rs: CompiledRuleset) -> RuleOutcome {
+    private static func fail(_ message: String, _ pc: Int, _ rs: CompiledRuleset) -> RuleOutcome {
         let range = pc < rs.instructionRanges.count ? rs.instructionRanges[pc] : SourceRange.at(0)
         return .error(RuntimeError(message, range: range))
     }
 
-    private func underflow(_ pc: Int, _ rs: CompiledRuleset) -> RuleOutcome {
+    private static func underflow(_ pc: Int, _ rs: CompiledRuleset) -> RuleOutcome {
         fail("Internal error: the evaluation stack is empty (the rule is denied).", pc, rs)
     }
 

@@ -108,6 +108,33 @@ import Testing
         #expect(message(refused)?.hasPrefix("Internal error: the compiled rules are inconsistent (instruction ") == true)
     }
 
+    /// The verifier does not bound the stack depth, so a ruleset that declares too small a
+    /// depth must fail its rules with an error, never write past the stack. The same VM then
+    /// runs a sound ruleset normally (the refused run left its stack empty).
+    @Test func understatedStackDepthFailsTheRule() throws {
+        let rs = try Self.compiled()
+        #expect(rs.maxStackDepth >= 2)
+        let lying = CompiledRuleset(
+            file: rs.file, tree: rs.tree, nodes: rs.nodes, rules: rs.rules, instructions: rs.instructions,
+            instructionRanges: rs.instructionRanges, instructionNodes: rs.instructionNodes, numbers: rs.numbers,
+            strings: rs.strings, regexes: rs.regexes, maxStackDepth: 1, diagnostics: rs.diagnostics)
+        var vm = VM()
+        var tracer = NoTracer()
+        var snaps = SnapshotTable()
+        let root = snaps.addRoot(nil)
+        let context = EvaluationContext(auth: .user(uid: "y"), now: 5, query: .none, wildcardKeys: [], root: root, data: root, newData: -1)
+        let outcome = vm.run(Int(rs.nodes[0].read), in: lying, context: context, snapshots: &snaps, tracer: &tracer)
+        guard case .error(let e) = outcome else {
+            Issue.record("expected an error, got \(outcome)")
+            return
+        }
+        #expect(e.message == "Internal error: the evaluation stack is full (the rule is denied).")
+        let engine = RulesEngine(ruleset: lying)
+        #expect(!engine.decide(.read(path: "/"), on: nil, auth: .user(uid: "y"), now: 5).allowed)
+        // The same VM, its stack grown for the sound ruleset, then runs it to its answer.
+        #expect(vm.run(Int(rs.nodes[0].read), in: rs, context: context, snapshots: &snaps, tracer: &tracer) == .value(true))
+    }
+
     /// A clock that is not a finite number would store NaN or infinity as a timestamp: denied.
     @Test(arguments: [Double.nan, .infinity, -.infinity])
     func nonFiniteTimeDenies(_ now: Double) throws {
