@@ -181,9 +181,14 @@ public final class DataNode: Sendable {
 
     /// The child at `key`, or nil (always nil for a leaf). Keys compare by UTF-8 bytes.
     public func child(_ key: String) -> DataNode? {
-        if let tree { return tree.find(KeyProbe(key)) }
+        child(KeyProbe(key))
+    }
+
+    /// The child at a probe's key, or nil.
+    func child(_ probe: KeyProbe) -> DataNode? {
+        if let tree { return tree.find(probe) }
         if flatKeys.isEmpty { return nil }
-        let (index, found) = KeyProbe(key).search(flatKeys, flatRanks)
+        let (index, found) = probe.search(flatKeys, flatRanks)
         return found ? flatChildren[index] : nil
     }
 

@@ -37,6 +37,14 @@ final class EngineTables: Sendable {
     let literalBytes: [UInt8]
     let literalByteStarts: [Int]
     let literalTargets: [Int32]
+    /// Per instruction: for a `pushString`, `childConst` or `hasChildConst` whose string is one
+    /// key (not empty, no "/"), that key's ``KeyOrder/rank(bytes:)``, computed once here rather
+    /// than at every look-up; ``KeyOrder/unknownRank`` otherwise.
+    let keyRanks: [UInt64]
+    /// Per instruction: true for a `hasChildren` whose names are the string constants pushed
+    /// by the instructions just before it, which no jump enters part-way (so their ranks in
+    /// ``keyRanks`` apply to the values on the stack).
+    let constantNames: [Bool]
 
     init(_ ruleset: CompiledRuleset) {
         var nodes: [Node] = []
@@ -61,6 +69,7 @@ final class EngineTables: Sendable {
         self.literalByteStarts = starts
         self.literalTargets = targets
         let code = ruleset.instructions
+        (self.keyRanks, self.constantNames) = Self.constantKeys(code, ruleset.strings)
         self.rules = ruleset.rules.map { r in
             var readsLocation = false
             // An inconsistent ruleset (a range outside the code) is denied before any rule runs;
@@ -79,6 +88,33 @@ final class EngineTables: Sendable {
                 constant: r.constant.map { $0 ? 1 : 0 } ?? -1, codeStart: r.codeStart, codeEnd: r.codeEnd,
                 readsLocation: readsLocation, authCheck: Self.authCheck(code, r.codeStart, r.codeEnd))
         }
+    }
+
+    /// ``keyRanks`` and ``constantNames`` for a ruleset's code.
+    static func constantKeys(_ code: [Instruction], _ strings: [String]) -> (ranks: [UInt64], names: [Bool]) {
+        var ranks = [UInt64](repeating: KeyOrder.unknownRank, count: code.count)
+        var jumpedTo = [Bool](repeating: false, count: code.count + 1)
+        for (pc, ins) in code.enumerated() {
+            switch ins.opcode {
+            case .pushString, .childConst, .hasChildConst:
+                guard strings.indices.contains(Int(ins.operand)) else { continue }
+                let s = strings[Int(ins.operand)]
+                if !s.isEmpty && !s.utf8.contains(UInt8(ascii: "/")) { ranks[pc] = KeyOrder.rank(s) }
+            case .jump, .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop:
+                if ins.operand >= 0 && Int(ins.operand) < jumpedTo.count { jumpedTo[Int(ins.operand)] = true }
+            default:
+                break
+            }
+        }
+        var names = [Bool](repeating: false, count: code.count)
+        for (pc, ins) in code.enumerated() where ins.opcode == .hasChildren {
+            let n = Int(ins.operand)
+            guard n >= 1, n <= pc else { continue }
+            var constant = true
+            for k in (pc - n)..<pc where code[k].opcode != .pushString || (k > pc - n && jumpedTo[k]) { constant = false }
+            names[pc] = constant && !jumpedTo[pc]
+        }
+        return (ranks, names)
     }
 
     /// 1 when `code[start ..< end]` is exactly `auth != null` (or `null != auth`), 0 when it is

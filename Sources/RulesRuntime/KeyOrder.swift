@@ -112,6 +112,10 @@ public enum KeyOrder {
     /// The smallest rank of a key that is not an integer; integer keys rank below it.
     static let firstStringRank: UInt64 = 1 << 32
 
+    /// Stands for "not computed yet" where ranks are cached. No key has it: it would take eight
+    /// 0xFF bytes, which never occur in UTF-8.
+    static let unknownRank = UInt64.max
+
     /// A 64-bit summary of a key that orders as the key does: when two ranks differ, the keys
     /// compare as their ranks do. Equal ranks below ``firstStringRank`` (integer keys) mean the
     /// same key; equal ranks above it (keys that share their first eight bytes, or that begin
@@ -175,6 +179,12 @@ struct KeyProbe {
     init(_ key: String) {
         self.key = key
         self.rank = KeyOrder.rank(key)
+    }
+
+    /// A probe whose rank is already known (a constant key of the rules).
+    init(_ key: String, rank: UInt64) {
+        self.key = key
+        self.rank = rank
     }
 
     /// The index of the probe's key in `keys` (sorted by ``KeyOrder``, with their ranks in

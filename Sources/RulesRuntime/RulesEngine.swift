@@ -111,6 +111,7 @@ struct Evaluator<T: Tracer> {
         context.now = now
         let decision = decide(op, root)
         context.auth = .null
+        vm.beginDecision()
         if !query.isPlain { query = QueryParameters() }
         snaps.reset()
         wildcardKeys.clearKeepingCapacity()
@@ -122,6 +123,7 @@ struct Evaluator<T: Tracer> {
     }
 
     mutating func decide(_ op: DatabaseOperation, _ root: DataNode?) -> Decision {
+        vm.beginDecision()
         // `now` is the value of `now` and of server timestamps; a clock that is not a number
         // would store NaN or infinity, which no client can write. Fail closed.
         if let defect = ruleset.defect {
@@ -423,7 +425,7 @@ struct Evaluator<T: Tracer> {
             if case .null = context.auth { signedIn = false } else { signedIn = true }
             outcome = .value(signedIn == (rule.authCheck == 1))
         } else {
-            outcome = vm.run(code: rule.codeStart..<rule.codeEnd, in: ruleset, context: context, snapshots: &snaps, tracer: &tracer)
+            outcome = vm.run(code: rule.codeStart..<rule.codeEnd, in: ruleset, tables: tables, context: context, snapshots: &snaps, tracer: &tracer)
         }
         if explain { record(Int(ruleIndex), outcome, data) }
         return outcome

@@ -18,6 +18,9 @@ public struct SnapshotTable: Sendable {
         public var parent: Int32
         /// The key of this location under its parent ("" at the root).
         public var key: String
+        /// The key's ``KeyOrder/rank(bytes:)`` when known in advance (a key written in the
+        /// rules), else ``KeyOrder/unknownRank``: the look-up then computes it.
+        var rank: UInt64 = KeyOrder.unknownRank
     }
 
     /// The entries.
@@ -44,6 +47,18 @@ public struct SnapshotTable: Sendable {
     public mutating func addChild(of parent: Int32, key: String) -> Int32 {
         entries.append(Entry(stored: nil, resolved: false, parent: parent, key: key))
         return Int32(entries.count - 1)
+    }
+
+    /// Adds the child location `key` of `parent`, with the key's rank already computed.
+    mutating func addChild(of parent: Int32, key: String, rank: UInt64) -> Int32 {
+        entries.append(Entry(stored: nil, resolved: false, parent: parent, key: key, rank: rank))
+        return Int32(entries.count - 1)
+    }
+
+    /// Whether something is stored at the child `key` (of rank `rank`) of an entry's location,
+    /// without adding an entry for it.
+    mutating func hasChild(of index: Int32, key: String, rank: UInt64) -> Bool {
+        node(index)?.child(KeyProbe(key, rank: rank)) != nil
     }
 
     /// Adds the child location `key` of `parent` whose node the caller already holds (it must
@@ -89,7 +104,11 @@ public struct SnapshotTable: Sendable {
         let i = Int(index)
         if entries[i].resolved { return entries[i].stored }
         let parent = entries[i].parent
-        let node = parent >= 0 ? node(parent)?.child(entries[i].key) : nil
+        var node: DataNode?
+        if parent >= 0, let above = self.node(parent) {
+            let rank = entries[i].rank
+            node = rank == KeyOrder.unknownRank ? above.child(entries[i].key) : above.child(KeyProbe(entries[i].key, rank: rank))
+        }
         entries[i].stored = node
         entries[i].resolved = true
         return node

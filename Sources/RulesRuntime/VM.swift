@@ -10,6 +10,8 @@ public struct VM: Sendable {
     /// The stack's storage: `.null` in every slot between runs (each run drains it), so a VM
     /// kept between decisions holds no values.
     private var stack: [Value] = []
+    /// `auth` members looked up in the current decision (see ``beginDecision()``).
+    private var authMembers = AuthMemberCache()
 
     /// Creates a VM.
     public init() {}
@@ -33,12 +35,20 @@ public struct VM: Sendable {
         }
         let rule = ruleset.rules[ruleIndex]
         if let c = rule.constant { return .value(c) }
+        // Each call may come with another user.
+        beginDecision()
         return run(code: rule.codeStart..<rule.codeEnd, in: ruleset, context: context, snapshots: &snapshots, tracer: &tracer)
     }
 
-    /// Evaluates the code of one rule (`codeStart ..< codeEnd` of a ``CompiledRule``).
+    /// Forgets what the last decision looked up in `auth`: call it whenever `auth` may change.
+    mutating func beginDecision() {
+        authMembers.removeAll()
+    }
+
+    /// Evaluates the code of one rule (`codeStart ..< codeEnd` of a ``CompiledRule``). With the
+    /// engine's `tables`, constant keys are looked up with their precomputed ranks.
     mutating func run<T: Tracer>(
-        code range: Range<Int>, in ruleset: CompiledRuleset, context: EvaluationContext,
+        code range: Range<Int>, in ruleset: CompiledRuleset, tables: EngineTables? = nil, context: EvaluationContext,
         snapshots: inout SnapshotTable, tracer: inout T
     ) -> RuleOutcome {
         // The stack's slots all hold a value between runs (`.null`, which owns nothing), so the
@@ -48,7 +58,9 @@ public struct VM: Sendable {
         return ruleset.instructions.withUnsafeBufferPointer { code in
             stack.withUnsafeMutableBufferPointer { slots in
                 var window = StackWindow(slots)
-                let outcome = Self.execute(code, from: range.lowerBound, to: range.upperBound, ruleset, context, &snapshots, &tracer, &window)
+                let outcome = Self.execute(
+                    code, from: range.lowerBound, to: range.upperBound, ruleset, tables, context, &snapshots, &tracer, &window,
+                    &authMembers)
                 window.drain()
                 return outcome
             }
@@ -110,7 +122,8 @@ public struct VM: Sendable {
 
     private static func execute<T: Tracer>(
         _ code: UnsafeBufferPointer<Instruction>, from start: Int, to end: Int, _ rs: CompiledRuleset,
-        _ ctx: EvaluationContext, _ snaps: inout SnapshotTable, _ tracer: inout T, _ stack: inout StackWindow
+        _ tables: EngineTables?, _ ctx: EvaluationContext, _ snaps: inout SnapshotTable, _ tracer: inout T,
+        _ stack: inout StackWindow, _ authMembers: inout AuthMemberCache
     ) -> RuleOutcome {
         // Only a real tracer looks up which expression an instruction completes.
         let tracing = !(T.self == NoTracer.self)
@@ -124,7 +137,24 @@ public struct VM: Sendable {
             case .pushNull: result = .null
             case .pushNumber: result = .number(rs.numbers[Int(ins.operand)])
             case .pushString: result = .string(rs.strings[Int(ins.operand)])
-            case .loadAuth: result = Value(ctx.auth)
+            case .loadAuth:
+                // `auth.name`: each member is looked up once per decision (not while tracing,
+                // where the tracer must see `auth` itself).
+                if !tracing, pc + 1 < end, code[pc + 1].opcode == .property {
+                    let name = code[pc + 1].operand
+                    if let known = authMembers.value(name) {
+                        result = known
+                        pc += 1
+                        break
+                    }
+                    if case .success(let member) = Self.property(Value(ctx.auth), rs.strings[Int(name)]) {
+                        authMembers.remember(name, member)
+                        result = member
+                        pc += 1
+                        break
+                    }
+                }
+                result = Value(ctx.auth)
             case .loadRoot: result = ctx.root >= 0 ? .snapshot(ctx.root) : .null
             case .loadData: result = ctx.data >= 0 ? .snapshot(ctx.data) : .null
             case .loadNewData: result = ctx.newData >= 0 ? .snapshot(ctx.newData) : .null
@@ -174,8 +204,18 @@ public struct VM: Sendable {
             case .childConst, .hasChildConst:
                 guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
-                let c = snaps.addDescendant(of: si, keys: rs.pathKeys[Int(ins.operand)])
-                result = ins.opcode == .childConst ? .snapshot(c) : .bool(snaps.node(c) != nil)
+                let keys = rs.pathKeys[Int(ins.operand)]
+                if let tables, keys.count == 1, case let rank = tables.keyRanks[pc], rank != KeyOrder.unknownRank {
+                    // One key written in the rules: its rank is known, and `hasChild` needs no entry.
+                    if ins.opcode == .childConst {
+                        result = .snapshot(snaps.addChild(of: si, key: keys[0], rank: rank))
+                    } else {
+                        result = .bool(snaps.hasChild(of: si, key: keys[0], rank: rank))
+                    }
+                } else {
+                    let c = snaps.addDescendant(of: si, keys: keys)
+                    result = ins.opcode == .childConst ? .snapshot(c) : .bool(snaps.node(c) != nil)
+                }
             case .child, .hasChild:
                 guard let p = stack.pop(), let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
@@ -195,12 +235,18 @@ public struct VM: Sendable {
                 for k in base..<stack.count {
                     guard case .string = stack.base[k] else { return fail("hasChildren() expects strings, got \(stack.base[k].typeName).", pc, rs) }
                 }
+                // Names that are constants of the rules come with their ranks (see EngineTables).
+                let constant = tables?.constantNames[pc] == true
                 var all = true
                 var k = base
                 while all && k < stack.count {
                     if case .string(let path) = stack.base[k] {
-                        let c = snaps.addDescendant(of: si, path: path)
-                        all = snaps.node(c) != nil
+                        if let tables, constant, case let rank = tables.keyRanks[pc - n + (k - base)], rank != KeyOrder.unknownRank {
+                            all = snaps.hasChild(of: si, key: path, rank: rank)
+                        } else {
+                            let c = snaps.addDescendant(of: si, path: path)
+                            all = snaps.node(c) != nil
+                        }
                     }
                     k += 1
                 }

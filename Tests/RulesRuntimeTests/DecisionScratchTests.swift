@@ -117,6 +117,25 @@ import Testing
         #expect(!first.decide(plain, on: nil, auth: user, now: 1, scratch: &scratch).allowed)
     }
 
+    /// `auth` members are remembered within a decision only: the next user on the same scratch
+    /// (or the same VM) gets their own `auth.uid`, and several members in one rule each get
+    /// theirs.
+    @Test func authMembersDoNotCarryOverToTheNextUser() throws {
+        let source = #"{"rules": {"$u": {".read": "auth.uid === $u && auth.provider === 'password' && auth.uid !== auth.provider"}}}"#
+        let engine = RulesEngine(ruleset: try #require(RulesCompiler.compile(source: source).ruleset))
+        var scratch = DecisionScratch()
+        let alice = AuthValue.user(uid: "alice", provider: "password")
+        let bob = AuthValue.user(uid: "bob", provider: "password")
+        let anonymousAlice = AuthValue.user(uid: "alice", provider: "anonymous")
+        for _ in 0..<2 {
+            #expect(engine.decide(.read(path: "/alice"), on: nil, auth: alice, now: 1, scratch: &scratch).allowed)
+            #expect(!engine.decide(.read(path: "/alice"), on: nil, auth: bob, now: 1, scratch: &scratch).allowed)
+            #expect(engine.decide(.read(path: "/bob"), on: nil, auth: bob, now: 1, scratch: &scratch).allowed)
+            #expect(!engine.decide(.read(path: "/alice"), on: nil, auth: anonymousAlice, now: 1, scratch: &scratch).allowed)
+            #expect(!engine.decide(.read(path: "/alice"), on: nil, auth: .null, now: 1, scratch: &scratch).allowed)
+        }
+    }
+
     /// A scratch kept between requests holds no reference to the trees it decided on.
     @Test func aScratchDoesNotKeepTreesAlive() throws {
         let ruleset = try #require(RulesCompiler.compile(source: Self.rules).ruleset)

@@ -50,4 +50,59 @@ import Testing
             #expect(explained.explanation?.evaluations.count == 1)
         }
     }
+
+    /// Constant keys carry their ranks, and only a `hasChildren` fed straight by string
+    /// constants is marked as such; a jump into the middle of its names, or a name with a "/",
+    /// leaves the general path.
+    @Test func constantKeysAndNamesAreFound() throws {
+        let strings = ["uid", "a/b", "", "7"]
+        let code: [Instruction] = [
+            Instruction(.loadData, 0),        // 0
+            Instruction(.pushString, 0),      // 1
+            Instruction(.pushString, 1),      // 2
+            Instruction(.hasChildren, 2),     // 3: constant names
+            Instruction(.loadData, 0),        // 4
+            Instruction(.pushString, 0),      // 5
+            Instruction(.pushString, 3),      // 6: entered by the jump at 9
+            Instruction(.hasChildren, 2),     // 7: not constant
+            Instruction(.childConst, 2),      // 8: "" has no rank
+            Instruction(.jump, 6),            // 9
+            Instruction(.loadWildcard, 0),    // 10
+            Instruction(.hasChildren, 1),     // 11: fed by a wildcard
+        ]
+        let (ranks, names) = EngineTables.constantKeys(code, strings)
+        #expect(ranks[1] == KeyOrder.rank("uid"))
+        #expect(ranks[2] == KeyOrder.unknownRank)
+        #expect(ranks[6] == KeyOrder.rank("7"))
+        #expect(ranks[8] == KeyOrder.unknownRank)
+        #expect(ranks[0] == KeyOrder.unknownRank)
+        #expect(names == [false, false, false, true, false, false, false, false, false, false, false, false])
+    }
+
+    /// Constant names and keys give the same answers as the general path (an explanation or a
+    /// plain VM run has no tables), on a flat node, a wide node, integer keys and a path name.
+    @Test func constantKeyLookupsDecideAsTheGeneralPath() throws {
+        let source = #"{"rules": {"$x": {".read": "data.hasChildren(['a', '7', 'k050']) && data.child('k049').exists() && data.hasChild('b') && !data.hasChild('zz') && data.hasChildren(['a', 'c/d'])"}}}"#
+        let engine = RulesEngine(ruleset: try #require(RulesCompiler.compile(source: source).ruleset))
+        func tree(wide: Bool, dropping: String?) -> DataNode? {
+            var pairs: [(String, DataNode)] = [
+                ("a", DataNode(leaf: .number(1))), ("7", DataNode(leaf: .number(2))), ("b", DataNode(leaf: .bool(true))),
+                ("c", DataNode.object([("d", DataNode(leaf: .string("x")))])!),
+                ("k050", DataNode(leaf: .number(3))), ("k049", DataNode(leaf: .number(4))),
+            ]
+            if wide { for i in 0..<100 { pairs.append(("w\(i)", DataNode(leaf: .number(Double(i))))) } }
+            pairs.removeAll { $0.0 == dropping }
+            return DataNode.object([("n", DataNode.object(pairs)!)])
+        }
+        var scratch = DecisionScratch()
+        for wide in [false, true] {
+            for dropping in [nil, "a", "7", "k050", "k049", "b", "c"] as [String?] {
+                let root = tree(wide: wide, dropping: dropping)
+                let fast = engine.decide(.read(path: "/n"), on: root, now: 1, scratch: &scratch).allowed
+                let explained = engine.decide(.read(path: "/n"), on: root, now: 1, explain: true).allowed
+                #expect(fast == (dropping == nil), "wide \(wide), without \(dropping ?? "nothing")")
+                #expect(explained == fast)
+            }
+        }
+    }
 }
