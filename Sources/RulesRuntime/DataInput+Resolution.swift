@@ -37,6 +37,16 @@ extension DataInput {
         }
     }
 
+    /// Whether resolving this value reads what is stored now: only an increment does.
+    var readsExisting: Bool {
+        switch self {
+        case .null, .primitive, .serverValue(.timestamp): false
+        case .serverValue(.increment): true
+        case .object(let members): members.contains { $0.1.readsExisting }
+        case .withPriority(let value, _): value.readsExisting
+        }
+    }
+
     /// The priority this value stands for, or nil for none or an invalid one.
     func resolvedPriority(now: Double) -> Primitive? {
         switch self {

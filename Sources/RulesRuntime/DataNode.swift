@@ -388,23 +388,30 @@ public final class DataNode: Sendable {
             }
             return node
         }
-        let keys = flatKeys, children = flatChildren
+        let keys = flatKeys, ranks = flatRanks, children = flatChildren
         var newKeys: [String] = []
+        var newRanks: [UInt64] = []
         var newChildren: [DataNode] = []
         newKeys.reserveCapacity(keys.count + changes.count)
+        newRanks.reserveCapacity(keys.count + changes.count)
         newChildren.reserveCapacity(keys.count + changes.count)
         var changed = false
         var i = 0, j = 0
+        // The rank of `changes[j]`, computed once per change; the kept keys' ranks are copied.
+        var changeRank = changes.isEmpty ? 0 : KeyOrder.rank(changes[0].key)
         while i < keys.count || j < changes.count {
-            let c = i == keys.count ? 1 : j == changes.count ? -1 : KeyOrder.compare(keys[i], changes[j].key)
+            let c = i == keys.count ? 1 : j == changes.count ? -1
+                : KeyOrder.compare(keys[i], rank: ranks[i], changes[j].key, rank: changeRank)
             if c < 0 {
                 newKeys.append(keys[i])
+                newRanks.append(ranks[i])
                 newChildren.append(children[i])
                 i += 1
                 continue
             }
             if let node = changes[j].node {
                 newKeys.append(changes[j].key)
+                newRanks.append(changeRank)
                 newChildren.append(node)
                 if c != 0 || node !== children[i] { changed = true }
             } else if c == 0 {
@@ -412,10 +419,11 @@ public final class DataNode: Sendable {
             }
             if c == 0 { i += 1 }
             j += 1
+            if j < changes.count { changeRank = KeyOrder.rank(changes[j].key) }
         }
         if !changed { return self }
         if newKeys.isEmpty { return value != nil ? self : nil }
-        return DataNode(sortedKeys: newKeys, children: newChildren, priority: priority)
+        return DataNode(sortedKeys: newKeys, ranks: newRanks, children: newChildren, priority: priority)
     }
 
     /// Deep structural equality: the same values (strings by bytes), priorities and children.

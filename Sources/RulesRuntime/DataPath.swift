@@ -170,7 +170,8 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
     /// `/ab`). Keys compare by UTF-8 bytes.
     public func isPrefix(of other: DataPath) -> Bool {
         guard keys.count <= other.keys.count else { return false }
-        for (a, b) in zip(keys, other.keys) where KeyOrder.compare(a, b) != 0 {
+        // The same key is the same bytes (integer keys have one spelling).
+        for (a, b) in zip(keys, other.keys) where !KeyOrder.sameBytes(a, b) {
             return false
         }
         return true

@@ -292,7 +292,8 @@ struct Evaluator<T: Tracer> {
                 DataNode.pathNodes(oldRoot, keys, into: &oldPath)
                 existing = oldPath[keys.count]
             } else {
-                existing = oldRoot?.descendant(keys)
+                // Only an increment needs the value it adds to.
+                existing = input.readsExisting ? oldRoot?.descendant(keys) : nil
             }
             let node = input.resolved(now: now, existing: existing)
             if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
@@ -515,6 +516,18 @@ struct Evaluator<T: Tracer> {
     /// Keys compare by their bytes (``KeyOrder``), as the database stores them: Swift's `String`
     /// comparison would call "é" and "e\u{301}" the same key.
     static func overlap(_ paths: [[String]]) -> ([String], [String])? {
+        // A few paths (most updates) are compared pair by pair, without sorting; only when two
+        // overlap is the sorted pass below run, to name the same pair for any number of paths.
+        if paths.count <= 16 {
+            var any = false
+            for i in paths.indices where !any {
+                for j in paths.indices where j > i {
+                    let a = DataPath(keys: paths[i]), b = DataPath(keys: paths[j])
+                    if a.isPrefix(of: b) || b.isPrefix(of: a) { any = true; break }
+                }
+            }
+            if !any { return nil }
+        }
         let sorted = paths.sorted { $0.lexicographicallyPrecedes($1) { KeyOrder.compare($0, $1) < 0 } }
         for i in sorted.indices.dropFirst() {
             let a = sorted[i - 1], b = sorted[i]

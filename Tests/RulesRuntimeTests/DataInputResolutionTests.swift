@@ -1,5 +1,5 @@
 import Testing
-import RulesRuntime
+@testable import RulesRuntime
 
 @Suite struct DataInputResolutionTests {
     private let existing = DataNode.object([
@@ -79,5 +79,16 @@ import RulesRuntime
     @Test func resolvedTreeSortsKeys() throws {
         let node = try #require(DataInputReader.read(json: #"{"b": 1, "a": 2, "10": 3, "9": 4}"#).resolved(now: 0, existing: nil))
         #expect(node.keys == ["9", "10", "a", "b"])
+    }
+
+    /// Only an increment, at any depth, makes the writer look up what is stored now.
+    @Test func onlyIncrementsReadTheExistingValue() {
+        #expect(DataInput.increment(1).readsExisting)
+        #expect(DataInput.object([("a", .object([("b", .increment(2))]))]).readsExisting)
+        #expect(DataInput.withPriority(.increment(1), priority: 3).readsExisting)
+        #expect(!DataInput.timestamp.readsExisting)
+        #expect(!DataInput.object([("a", 1), ("b", .object([("c", .timestamp)]))]).readsExisting)
+        #expect(!DataInput.withPriority(1, priority: .timestamp).readsExisting)
+        #expect(!DataInput.null.readsExisting)
     }
 }

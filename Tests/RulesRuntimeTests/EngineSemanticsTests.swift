@@ -301,6 +301,20 @@ private func json(_ root: DataNode?, _ path: String = "/") -> String? {
         #expect(d.explanation?.rejection != nil)
     }
 
+    /// Few paths are checked pair by pair and many by sorting; both name the same pair, in
+    /// path order, wherever the overlapping paths sit in the update.
+    @Test(arguments: [3, 16, 17, 40])
+    func overlapIsNamedTheSameForFewAndManyPaths(_ count: Int) throws {
+        let rules = #"{"rules": {".write": true}}"#
+        var paths = (0..<count - 1).map { "k\($0)/v" }
+        paths.insert("k1/v/deep", at: 0)
+        let d = try RuleProbe.decide(rules, .update(path: "/", values: paths.map { ($0, 1) }), root: nil)
+        #expect(!d.allowed)
+        #expect(d.reason == "Update paths overlap: /k1/v and /k1/v/deep.")
+        let clean = try RuleProbe.decide(rules, .update(path: "/", values: paths.dropFirst().map { ($0, 1) }), root: nil)
+        #expect(clean.allowed)
+    }
+
     @Test func siblingPathsWithACommonPrefixDoNotOverlap() throws {
         let rules = #"{"rules": {".write": true}}"#
         let d = try RuleProbe.decide(rules, .update(path: "/", values: [("a", 1), ("ab", 2), ("a!/b", 3)]), root: nil)
