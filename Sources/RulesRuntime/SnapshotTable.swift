@@ -6,6 +6,10 @@
 /// looks at `data` (`auth != null`) costs no search in the tree, and a chain such as
 /// `data.parent().child('a').child('b')` searches only for what is finally read. The engine
 /// adds the locations whose nodes it already holds (the written path) as resolved entries.
+///
+/// Each location has one entry: asking for a child that was asked for before (rules repeat
+/// `data.parent().child('count')` from branch to branch) returns the existing entry, whose
+/// node has then usually been looked up already. An entry's children are linked in a list.
 /// The table is reused (its capacity kept) from one operation to the next.
 public struct SnapshotTable: Sendable {
     /// One location.
@@ -21,6 +25,10 @@ public struct SnapshotTable: Sendable {
         /// The key's ``KeyOrder/rank(bytes:)`` when known in advance (a key written in the
         /// rules), else ``KeyOrder/unknownRank``: the look-up then computes it.
         var rank: UInt64 = KeyOrder.unknownRank
+        /// The most recently added child entry, or -1.
+        var firstChild: Int32 = -1
+        /// The next child entry of the same parent, or -1.
+        var nextSibling: Int32 = -1
     }
 
     /// The entries.
@@ -45,14 +53,44 @@ public struct SnapshotTable: Sendable {
     /// Adds the child location `key` of `parent` and returns its index; its node is looked up
     /// when first read.
     public mutating func addChild(of parent: Int32, key: String) -> Int32 {
-        entries.append(Entry(stored: nil, resolved: false, parent: parent, key: key))
-        return Int32(entries.count - 1)
+        addChild(of: parent, key: key, rank: KeyOrder.unknownRank)
     }
 
-    /// Adds the child location `key` of `parent`, with the key's rank already computed.
+    /// Adds the child location `key` of `parent`, with the key's rank already computed (or
+    /// ``KeyOrder/unknownRank``), or returns its entry if it has one.
     mutating func addChild(of parent: Int32, key: String, rank: UInt64) -> Int32 {
-        entries.append(Entry(stored: nil, resolved: false, parent: parent, key: key, rank: rank))
-        return Int32(entries.count - 1)
+        if let known = existingChild(of: parent, key: key, rank: rank) { return known }
+        return link(nil, resolved: false, parent: parent, key: key, rank: rank)
+    }
+
+    /// The entry of the child `key` of `parent`, if there is one.
+    @inline(__always)
+    private func existingChild(of parent: Int32, key: String, rank: UInt64) -> Int32? {
+        guard parent >= 0 else { return nil }
+        var c = entries[Int(parent)].firstChild
+        while c >= 0 {
+            let other = entries[Int(c)].rank
+            // Different known ranks are different keys; otherwise the bytes decide.
+            if (rank == KeyOrder.unknownRank || other == KeyOrder.unknownRank || rank == other),
+               KeyOrder.sameBytes(entries[Int(c)].key, key) {
+                return c
+            }
+            c = entries[Int(c)].nextSibling
+        }
+        return nil
+    }
+
+    /// Appends a child entry and links it under its parent.
+    @inline(__always)
+    private mutating func link(_ stored: DataNode?, resolved: Bool, parent: Int32, key: String, rank: UInt64) -> Int32 {
+        let index = Int32(entries.count)
+        var next: Int32 = -1
+        if parent >= 0 {
+            next = entries[Int(parent)].firstChild
+            entries[Int(parent)].firstChild = index
+        }
+        entries.append(Entry(stored: stored, resolved: resolved, parent: parent, key: key, rank: rank, firstChild: -1, nextSibling: next))
+        return index
     }
 
     /// Whether something is stored at the child `key` (of rank `rank`) of an entry's location,
@@ -64,8 +102,14 @@ public struct SnapshotTable: Sendable {
     /// Adds the child location `key` of `parent` whose node the caller already holds (it must
     /// be the node at that location).
     mutating func addChild(of parent: Int32, key: String, node: DataNode?) -> Int32 {
-        entries.append(Entry(stored: node, resolved: true, parent: parent, key: key))
-        return Int32(entries.count - 1)
+        if let known = existingChild(of: parent, key: key, rank: KeyOrder.unknownRank) {
+            if !entries[Int(known)].resolved {
+                entries[Int(known)].stored = node
+                entries[Int(known)].resolved = true
+            }
+            return known
+        }
+        return link(node, resolved: true, parent: parent, key: key, rank: KeyOrder.unknownRank)
     }
 
     /// Adds the location at a relative slash path below `parent` (empty segments are skipped).

@@ -31,6 +31,38 @@ import Testing
         #expect(table.node(empty) == nil && table[empty].parent == r)
     }
 
+    /// One location, one entry: asking again for a child returns the same entry (with the rank
+    /// known or not), while keys that share their first eight bytes, integer keys and
+    /// canonically equivalent spellings stay apart. A resolved child added over an unresolved
+    /// entry resolves it.
+    @Test func aLocationHasOneEntry() throws {
+        let root = try #require(try DataNode.fromJSON(#"{"abcdefgh1": 1, "abcdefgh2": 2, "7": 3, "\u00e9": 4, "e\u0301": 5}"#))
+        var table = SnapshotTable()
+        let r = table.addRoot(root)
+        let first = table.addChild(of: r, key: "abcdefgh1")
+        #expect(table.addChild(of: r, key: "abcdefgh1") == first)
+        #expect(table.addChild(of: r, key: "abcdefgh1", rank: KeyOrder.rank("abcdefgh1")) == first)
+        let second = table.addChild(of: r, key: "abcdefgh2", rank: KeyOrder.rank("abcdefgh2"))
+        #expect(second != first)
+        let seven = table.addChild(of: r, key: "7", rank: KeyOrder.rank("7"))
+        let composed = table.addChild(of: r, key: "\u{E9}")
+        let decomposed = table.addChild(of: r, key: "e\u{301}")
+        #expect(Set([first, second, seven, composed, decomposed]).count == 5)
+        #expect(table.addDescendant(of: r, path: "7") == seven)
+        let values = [first, second, seven, composed, decomposed].map { table.node($0)?.value }
+        #expect(values == [.number(1), .number(2), .number(3), .number(4), .number(5)])
+        // The same key under another parent is another location.
+        let nested = table.addChild(of: first, key: "abcdefgh1")
+        #expect(nested != first && table.node(nested) == nil)
+        // An entry added unresolved, then given its node by the writer.
+        let later = table.addChild(of: r, key: "new")
+        #expect(!table[later].resolved)
+        let leaf = DataNode(leaf: .bool(true))
+        #expect(table.addChild(of: r, key: "new", node: leaf) == later)
+        #expect(table.node(later) === leaf)
+        #expect(table.entries.count == 8)
+    }
+
     /// A write keeps both versions of its path; the new one must be the path through the tree
     /// it returns, at every level, for sets, deletes, no-op writes and created ancestors.
     @Test(arguments: [
