@@ -334,8 +334,9 @@ public final class DataNode: Sendable {
     private static func comparePaths(_ a: [String], _ b: [String]) -> Int {
         var i = 0
         while i < a.count && i < b.count {
-            let c = KeyOrder.compare(a[i], b[i])
-            if c != 0 { return c }
+            // Paths of one update mostly share their first keys: equal bytes are checked first,
+            // and only the first differing key is ordered.
+            if !KeyOrder.sameBytes(a[i], b[i]) { return KeyOrder.compare(a[i], b[i]) }
             i += 1
         }
         return a.count < b.count ? -1 : (a.count == b.count ? 0 : 1)
@@ -348,6 +349,14 @@ public final class DataNode: Sendable {
         if range.count == 1 {
             let entry = entries[order[range.lowerBound]]
             return replacing(base, below: entry.keys, from: depth, with: entry.node)
+        }
+        // Every entry goes on through the same key (sorted, so the first and last agree): one
+        // child changes, and no list of changes is needed.
+        if !range.isEmpty, case let first = entries[order[range.lowerBound]].keys[depth],
+           KeyOrder.sameBytes(first, entries[order[range.upperBound - 1]].keys[depth]) {
+            let child = merge(base?.child(first), entries, order, range, depth: depth + 1)
+            if let base { return base.settingChild(first, to: child) }
+            return child.map { DataNode(sortedKeys: [first], children: [$0], priority: nil) }
         }
         var changes: [(key: String, node: DataNode?)] = []
         var start = range.lowerBound
