@@ -393,8 +393,9 @@ struct Evaluator<T: Tracer> {
             guard let (childIndex, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { continue }
             guard tables.nodes[Int(childIndex)].validatesBelow else { continue }
             let validateRule = tables.nodes[Int(childIndex)].validate
-            let o = snaps.addChild(of: oldEntry, key: key)
-            let n = snaps.addChild(of: newEntry, key: key, node: newChild)
+            // Each child is visited once: no search among the siblings already entered.
+            let o = snaps.addNewChild(of: oldEntry, key: key, node: nil, resolved: false)
+            let n = snaps.addNewChild(of: newEntry, key: key, node: newChild, resolved: true)
             if isWildcard { wildcardKeys.append(key) }
             defer { if isWildcard { wildcardKeys.removeLast() } }
             if validateRule >= 0 && !evaluate(validateRule, data: o, newData: n).isTrue {

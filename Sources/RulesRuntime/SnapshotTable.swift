@@ -63,12 +63,21 @@ public struct SnapshotTable: Sendable {
         return link(nil, resolved: false, parent: parent, key: key, rank: rank)
     }
 
-    /// The entry of the child `key` of `parent`, if there is one.
+    /// Most children of one entry compared when looking for an existing one: the most recent
+    /// ones, which rules ask for again. A location found further down the list gets a second
+    /// entry (the same node, looked up again), so a rule that visits thousands of siblings
+    /// never makes the look-up quadratic.
+    static let siblingsSearched = 8
+
+    /// The entry of the child `key` of `parent`, if there is one among the last
+    /// ``siblingsSearched`` added.
     @inline(__always)
     private func existingChild(of parent: Int32, key: String, rank: UInt64) -> Int32? {
         guard parent >= 0 else { return nil }
         var c = entries[Int(parent)].firstChild
-        while c >= 0 {
+        var searched = 0
+        while c >= 0 && searched < Self.siblingsSearched {
+            searched += 1
             let other = entries[Int(c)].rank
             // Different known ranks are different keys; otherwise the bytes decide.
             if (rank == KeyOrder.unknownRank || other == KeyOrder.unknownRank || rank == other),
@@ -78,6 +87,13 @@ public struct SnapshotTable: Sendable {
             c = entries[Int(c)].nextSibling
         }
         return nil
+    }
+
+    /// Adds a child location known to be new (a writer walking the children of a written
+    /// object, each once), without searching or linking it.
+    mutating func addNewChild(of parent: Int32, key: String, node: DataNode?, resolved: Bool) -> Int32 {
+        entries.append(Entry(stored: node, resolved: resolved, parent: parent, key: key))
+        return Int32(entries.count - 1)
     }
 
     /// Appends a child entry and links it under its parent.

@@ -63,6 +63,23 @@ import Testing
         #expect(table.entries.count == 8)
     }
 
+    /// Only the most recent siblings are searched, so visiting thousands of children stays
+    /// linear: an older child asked for again gets a second entry, which resolves to the same
+    /// node.
+    @Test func onlyRecentSiblingsAreSearched() throws {
+        let pairs = (0..<20).map { ("k\($0)", DataNode(leaf: .number(Double($0)))) }
+        var table = SnapshotTable()
+        let r = table.addRoot(DataNode.object(pairs))
+        let entries = (0..<20).map { table.addChild(of: r, key: "k\($0)") }
+        let recent = SnapshotTable.siblingsSearched
+        #expect(table.addChild(of: r, key: "k19") == entries[19])
+        #expect(table.addChild(of: r, key: "k\(20 - recent)") == entries[20 - recent])
+        let again = table.addChild(of: r, key: "k0")
+        #expect(again != entries[0])
+        #expect(table.node(again)?.value == .number(0))
+        #expect(table.node(entries[0])?.value == .number(0))
+    }
+
     /// A write keeps both versions of its path; the new one must be the path through the tree
     /// it returns, at every level, for sets, deletes, no-op writes and created ancestors.
     @Test(arguments: [
