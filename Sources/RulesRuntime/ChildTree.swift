@@ -116,29 +116,24 @@ final class ChildTree: Sendable {
     func setting(_ probe: KeyProbe, _ child: DataNode?) -> Change {
         if isLeaf {
             let (index, found) = probe.search(keys, ranks)
-            let newKeys: [String], newRanks: [UInt64], newNodes: [DataNode]
             if found {
+                let old = nodes[index]
                 if let child {
-                    let old = nodes[index]
                     if child === old { return .unchanged }
-                    let newNodes = nodes.replacing(at: index, with: child)
                     // The keys stay shared, and the counts follow from the one child replaced
                     // (rather than summing every child again).
-                    return .one(ChildTree(keys: keys, ranks: ranks, nodes: newNodes, subs: [], entryCount: entryCount,
-                                          nodeCount: nodeCount - old.count + child.count))
-                } else {
-                    if keys.count == 1 { return .emptied }
-                    let old = nodes[index]
-                    return .one(ChildTree(keys: keys.removing(at: index), ranks: ranks.removing(at: index),
-                                          nodes: nodes.removing(at: index), subs: [], entryCount: entryCount - 1,
-                                          nodeCount: nodeCount - old.count))
+                    return .one(ChildTree(keys: keys, ranks: ranks, nodes: nodes.replacing(at: index, with: child), subs: [],
+                                          entryCount: entryCount, nodeCount: nodeCount - old.count + child.count))
                 }
-            } else {
-                guard let child else { return .unchanged }
-                newKeys = keys.inserting(probe.key, at: index)
-                newRanks = ranks.inserting(probe.rank, at: index)
-                newNodes = nodes.inserting(child, at: index)
+                if keys.count == 1 { return .emptied }
+                return .one(ChildTree(keys: keys.removing(at: index), ranks: ranks.removing(at: index),
+                                      nodes: nodes.removing(at: index), subs: [], entryCount: entryCount - 1,
+                                      nodeCount: nodeCount - old.count))
             }
+            guard let child else { return .unchanged }
+            let newKeys = keys.inserting(probe.key, at: index)
+            let newRanks = ranks.inserting(probe.rank, at: index)
+            let newNodes = nodes.inserting(child, at: index)
             if newKeys.count > Self.maxLeaf {
                 let half = newKeys.count / 2
                 return .split(

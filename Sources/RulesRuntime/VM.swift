@@ -16,7 +16,6 @@ public struct VM: Sendable {
     /// Creates a VM.
     public init() {}
 
-
     /// Evaluates rule `ruleIndex` of `ruleset`.
     public mutating func run<T: Tracer>(
         _ ruleIndex: Int, in ruleset: CompiledRuleset, context: EvaluationContext,
@@ -99,10 +98,6 @@ public struct VM: Sendable {
             count &-= 1
             return (base + count).move()
         }
-
-        /// The top value, or nil when empty.
-        @inline(__always)
-        var top: Value? { count > 0 ? base[count &- 1] : nil }
 
         /// Drops the values from `index` up.
         @inline(__always)
