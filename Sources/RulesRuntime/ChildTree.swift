@@ -1,81 +1,177 @@
-/// The children of a wide object (more than ``maxLeaf`` of them): a persistent B+ tree in
-/// ``KeyOrder``. Immutable; an update copies only the small nodes on one root-to-leaf path
-/// (at most ``maxLeaf`` or ``maxInner`` entries each), so writing under a node with a million
-/// children costs about as much as under one with a hundred. Without it every write copied the
-/// whole key and child arrays of each wide ancestor, and grew with the database.
-final class ChildTree: Sendable {
-    /// Most entries in a leaf; a leaf that grows past it splits in two.
+/// The children of an object, in ``KeyOrder``: a persistent B+ tree. A narrow object (up to
+/// ``maxLeaf`` children) has a single leaf; a wider one has inner nodes above its leaves.
+///
+/// Immutable; an update copies only the tree nodes on one root-to-leaf path (at most
+/// ``maxLeaf`` or ``maxInner`` slots each), so writing under a node with a million children
+/// costs about as much as under one with a hundred.
+///
+/// Each tree node keeps its slots in its own allocation, after its header: a copy is one
+/// allocation. (Separate key, rank and child arrays were four allocations per copy, and each new
+/// array goes through the standard library's generic allocation path, which looks up runtime
+/// metadata on every call.) Slots are written only while a node is made, so nodes are shared
+/// freely between threads and between versions of a tree.
+final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
+    /// Most slots in a leaf; a leaf that grows past it splits in two.
     static let maxLeaf = 32
     /// Most subtrees under an inner node.
     static let maxInner = 32
 
-    /// A leaf's keys, or an inner node's first key of each subtree.
-    let keys: [String]
-    /// ``KeyOrder/rank(bytes:)`` of each of ``keys``, which searches compare first.
-    let ranks: [UInt64]
-    /// A leaf's children (empty for an inner node).
-    let nodes: [DataNode]
-    /// An inner node's subtrees (empty for a leaf).
-    let subs: [ChildTree]
+    deinit {
+        _ = withUnsafeMutablePointers { header, slots in slots.deinitialize(count: header.pointee.count) }
+    }
+
+    // MARK: - Reading
+
+    /// Slots in this tree node.
+    var slotCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.count } }
+    /// Whether the slots hold data nodes (a leaf) or subtrees (an inner node).
+    var isLeaf: Bool { withUnsafeMutablePointerToHeader { $0.pointee.isLeaf } }
     /// Children below.
-    let entryCount: Int
+    var entryCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.entryCount } }
     /// Data nodes below (the sum of the children's ``DataNode/count``).
-    let nodeCount: Int
+    var nodeCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.nodeCount } }
+    /// The slots' keys.
+    private var keys: ChildKeys { withUnsafeMutablePointerToHeader { $0.pointee.keys } }
 
-    var isLeaf: Bool { subs.isEmpty }
+    /// The key of slot `i`: a leaf's child key, an inner node's subtree's first key.
+    func key(at i: Int) -> String { keys[i] }
+    /// The rank of slot `i`'s key.
+    func rank(at i: Int) -> KeyRank { withUnsafeMutablePointerToElements { $0[i].rank } }
+    /// A leaf's child at slot `i`.
+    func node(at i: Int) -> DataNode { withUnsafeMutablePointerToElements { unsafeDowncast($0[i].child, to: DataNode.self) } }
+    /// An inner node's subtree at slot `i`.
+    func sub(at i: Int) -> ChildTree { withUnsafeMutablePointerToElements { unsafeDowncast($0[i].child, to: ChildTree.self) } }
 
-    /// A leaf from sorted, non-empty keys and their children.
-    init(leafKeys: [String], ranks: [UInt64], nodes: [DataNode]) {
-        self.keys = leafKeys
-        self.ranks = ranks
-        self.nodes = nodes
-        self.subs = []
-        self.entryCount = nodes.count
-        var total = 0
-        for n in nodes { total += n.count }
-        self.nodeCount = total
-    }
-
-    /// A node with its counts already known (a copy of a node with one entry changed).
-    private init(keys: [String], ranks: [UInt64], nodes: [DataNode], subs: [ChildTree], entryCount: Int, nodeCount: Int) {
-        self.keys = keys
-        self.ranks = ranks
-        self.nodes = nodes
-        self.subs = subs
-        self.entryCount = entryCount
-        self.nodeCount = nodeCount
-    }
-
-    /// An inner node over non-empty subtrees in order.
-    init(subs: [ChildTree]) {
-        var keys: [String] = []
-        var ranks: [UInt64] = []
-        keys.reserveCapacity(subs.count)
-        ranks.reserveCapacity(subs.count)
-        var entries = 0, total = 0
-        for s in subs {
-            keys.append(s.keys[0])
-            ranks.append(s.ranks[0])
-            entries += s.entryCount
-            total += s.nodeCount
+    /// The slot of the probe's key in this tree node, or where it would be inserted.
+    func search(_ probe: KeyProbe) -> (index: Int, found: Bool) {
+        withUnsafeMutablePointers { header, slots in
+            var low = 0
+            var high = header.pointee.count
+            while low < high {
+                let mid = low &+ (high &- low) >> 1
+                let r = slots[mid].rank
+                if r < probe.rank { low = mid &+ 1; continue }
+                if r > probe.rank { high = mid; continue }
+                // The same key, or (for a long key) the same first 15 bytes: the bytes decide.
+                if r.decidesEquality { return (mid, true) }
+                let c = header.pointee.keys.compare(mid, probe.key)
+                if c == 0 { return (mid, true) }
+                if c < 0 { low = mid &+ 1 } else { high = mid }
+            }
+            return (low, false)
         }
-        self.keys = keys
-        self.ranks = ranks
-        self.nodes = []
-        self.subs = subs
-        self.entryCount = entries
-        self.nodeCount = total
     }
 
-    /// A balanced tree over sorted keys (more than zero) and their children.
-    static func build(keys: [String], ranks: [UInt64], nodes: [DataNode]) -> ChildTree {
+    /// The child at the probe's key, or nil.
+    func find(_ probe: KeyProbe) -> DataNode? {
+        var tree = self
+        while !tree.isLeaf { tree = tree.sub(at: tree.subIndex(probe)) }
+        let (index, found) = tree.search(probe)
+        return found ? tree.node(at: index) : nil
+    }
+
+    /// Calls `body` with each key and child in order.
+    func forEach(_ body: (String, DataNode) -> Void) {
+        withUnsafeMutablePointers { header, slots in
+            let n = header.pointee.count
+            if header.pointee.isLeaf {
+                let keys = header.pointee.keys
+                for i in 0..<n { body(keys[i], unsafeDowncast(slots[i].child, to: DataNode.self)) }
+            } else {
+                for i in 0..<n { unsafeDowncast(slots[i].child, to: ChildTree.self).forEach(body) }
+            }
+        }
+    }
+
+    /// The subtree of an inner node that holds the probe's key: the last whose first key is not
+    /// above it.
+    private func subIndex(_ probe: KeyProbe) -> Int {
+        let (index, found) = search(probe)
+        if found { return index }
+        return Swift.max(index - 1, 0)
+    }
+
+    // MARK: - Making
+
+    /// A tree node over `keys`, whose first `count` slots `fill` initialises (room for
+    /// `capacity`, when given), with its counts already known.
+    @inline(__always)
+    private static func make(leaf: Bool, keys: ChildKeys, count: Int, capacity: Int? = nil, entryCount: Int, nodeCount: Int,
+                             _ fill: (UnsafeMutablePointer<ChildSlot>) -> Void) -> ChildTree {
+        let tree = unsafeDowncast(create(minimumCapacity: capacity ?? count) { _ in
+            ChildTreeHeader(count: 0, isLeaf: leaf, entryCount: entryCount, nodeCount: nodeCount, keys: keys)
+        }, to: ChildTree.self)
+        tree.withUnsafeMutablePointers { header, slots in
+            fill(slots)
+            header.pointee.count = count
+        }
+        return tree
+    }
+
+    /// A tree node over the entries that `fill` writes through its `append` argument (at most
+    /// `capacity` of them), its counts summed from them.
+    @inline(__always)
+    private static func make(leaf: Bool, capacity: Int, _ fill: ((String, ChildSlot) -> Void) -> Void) -> ChildTree {
+        let block = unsafeDowncast(ChildKeys.create(minimumCapacity: capacity) { _ in 0 }, to: ChildKeys.self)
+        let tree = make(leaf: leaf, keys: block, count: 0, capacity: capacity, entryCount: 0, nodeCount: 0) { _ in }
+        block.withUnsafeMutablePointers { keyCount, keyTo in
+            tree.withUnsafeMutablePointers { header, to in
+                var n = 0, entries = 0, nodes = 0
+                fill { key, slot in
+                    precondition(n < capacity, "more entries than the capacity of a child tree node")
+                    (keyTo + n).initialize(to: key)
+                    (to + n).initialize(to: slot)
+                    n += 1
+                    keyCount.pointee = n
+                    header.pointee.count = n
+                    if leaf {
+                        entries += 1
+                        nodes += unsafeDowncast(slot.child, to: DataNode.self).count
+                    } else {
+                        let sub = unsafeDowncast(slot.child, to: ChildTree.self)
+                        entries += sub.entryCount
+                        nodes += sub.nodeCount
+                    }
+                }
+                header.pointee.entryCount = entries
+                header.pointee.nodeCount = nodes
+            }
+        }
+        return tree
+    }
+
+    /// A tree node over `count` keys and slots given by `entry(i)`, its counts summed from them.
+    private static func make(leaf: Bool, count: Int, _ entry: (Int) -> (key: String, slot: ChildSlot)) -> ChildTree {
+        make(leaf: leaf, capacity: count) { append in
+            for i in 0..<count {
+                let e = entry(i)
+                append(e.key, e.slot)
+            }
+        }
+    }
+
+    /// A leaf with one child.
+    static func single(_ key: String, rank: KeyRank, _ child: DataNode) -> ChildTree {
+        make(leaf: true, keys: .make(count: 1) { $0.initialize(to: key) }, count: 1, entryCount: 1, nodeCount: child.count) { to in
+            to.initialize(to: ChildSlot(rank: rank, child: child))
+        }
+    }
+
+    /// A balanced tree over sorted, distinct keys (more than zero) with their ranks and children.
+    static func build(keys: [String], ranks: [KeyRank], nodes: [DataNode]) -> ChildTree {
+        func leaf(_ range: Range<Int>) -> ChildTree {
+            make(leaf: true, count: range.count) { i in
+                (keys[range.lowerBound + i], ChildSlot(rank: ranks[range.lowerBound + i], child: nodes[range.lowerBound + i]))
+            }
+        }
+        if keys.count <= maxLeaf { return leaf(0..<keys.count) }
         // Leaves three-quarters full leave room for inserts before the first split.
         let leafSize = maxLeaf * 3 / 4
         var level: [ChildTree] = []
         var start = 0
         while start < keys.count {
             let end = Swift.min(start + leafSize, keys.count)
-            level.append(ChildTree(leafKeys: Array(keys[start..<end]), ranks: Array(ranks[start..<end]), nodes: Array(nodes[start..<end])))
+            level.append(leaf(start..<end))
             start = end
         }
         let innerSize = maxInner * 3 / 4
@@ -84,7 +180,8 @@ final class ChildTree: Sendable {
             var i = 0
             while i < level.count {
                 let end = Swift.min(i + innerSize, level.count)
-                next.append(ChildTree(subs: Array(level[i..<end])))
+                let subs = level[i..<end]
+                next.append(make(leaf: false, count: subs.count) { subs[subs.startIndex + $0].entryForParent })
                 i = end
             }
             level = next
@@ -92,13 +189,84 @@ final class ChildTree: Sendable {
         return level[0]
     }
 
-    /// The child at `key`, or nil.
-    func find(_ probe: KeyProbe) -> DataNode? {
-        var tree = self
-        while !tree.isLeaf { tree = tree.subs[Self.subIndex(tree, probe)] }
-        let (index, found) = probe.search(tree.keys, tree.ranks)
-        return found ? tree.nodes[index] : nil
+    /// The key and slot at `i`.
+    private func entry(_ i: Int) -> (key: String, slot: ChildSlot) {
+        (keys[i], withUnsafeMutablePointerToElements { $0[i] })
     }
+
+    /// The key and slot that point at this subtree from its parent.
+    private var entryForParent: (key: String, slot: ChildSlot) {
+        (keys[0], ChildSlot(rank: rank(at: 0), child: self))
+    }
+
+    // MARK: - Copies with one slot changed
+
+    /// A copy with slot `index` replaced (and its key, when `key` is given), its counts given.
+    private func replacing(_ index: Int, with slot: ChildSlot, key: String?, entryCount: Int, nodeCount: Int) -> ChildTree {
+        withUnsafeMutablePointers { header, slots in
+            let n = header.pointee.count
+            let old = header.pointee.keys
+            let keys = key.map { key in ChildKeys.make(count: n) { ChildKeys.copy(old, n, replacing: index, with: key, into: $0) } } ?? old
+            return Self.make(leaf: header.pointee.isLeaf, keys: keys, count: n, entryCount: entryCount, nodeCount: nodeCount) { to in
+                var i = 0
+                while i < n { (to + i).initialize(to: i == index ? slot : slots[i]); i &+= 1 }
+            }
+        }
+    }
+
+    /// A copy without slot `index`, its counts given.
+    private func removing(_ index: Int, entryCount: Int, nodeCount: Int) -> ChildTree {
+        withUnsafeMutablePointers { header, slots in
+            let n = header.pointee.count
+            let old = header.pointee.keys
+            let keys = ChildKeys.make(count: n - 1) { ChildKeys.copy(old, n, removing: index, into: $0) }
+            return Self.make(leaf: header.pointee.isLeaf, keys: keys, count: n - 1, entryCount: entryCount, nodeCount: nodeCount) { to in
+                var i = 0
+                while i < index { (to + i).initialize(to: slots[i]); i &+= 1 }
+                while i < n - 1 { (to + i).initialize(to: slots[i + 1]); i &+= 1 }
+            }
+        }
+    }
+
+    /// A copy with `slot` and its key inserted at `index` (`0 ... slotCount`), its counts given.
+    private func inserting(_ slot: ChildSlot, key: String, at index: Int, entryCount: Int, nodeCount: Int) -> ChildTree {
+        withUnsafeMutablePointers { header, slots in
+            let n = header.pointee.count
+            let old = header.pointee.keys
+            let keys = ChildKeys.make(count: n + 1) { ChildKeys.copy(old, n, inserting: key, at: index, into: $0) }
+            return Self.make(leaf: header.pointee.isLeaf, keys: keys, count: n + 1, entryCount: entryCount, nodeCount: nodeCount) { to in
+                var i = 0
+                while i < index { (to + i).initialize(to: slots[i]); i &+= 1 }
+                (to + index).initialize(to: slot)
+                while i < n { (to + i + 1).initialize(to: slots[i]); i &+= 1 }
+            }
+        }
+    }
+
+    /// This node's entries with slot `index` replaced by `entries[0]` and the rest of `entries`
+    /// inserted after it (`replacing`), or all of `entries` inserted at `index`, as two halves:
+    /// a node that grew too big.
+    private func split(_ entries: [(key: String, slot: ChildSlot)], at index: Int, replacing: Bool) -> (ChildTree, ChildTree) {
+        let n = slotCount
+        var all: [(key: String, slot: ChildSlot)] = []
+        all.reserveCapacity(n + entries.count)
+        for i in 0..<n { all.append(entry(i)) }
+        all.replaceSubrange(index..<(replacing ? index + 1 : index), with: entries)
+        let half = all.count / 2
+        let leaf = isLeaf
+        return (Self.make(leaf: leaf, count: half) { all[$0] },
+                Self.make(leaf: leaf, count: all.count - half) { all[half + $0] })
+    }
+
+    /// Whether this subtree's first key is the key of slot `i` of `parent` (the same bytes).
+    private func startsWith(keyOf i: Int, in parent: ChildTree) -> Bool {
+        let r = rank(at: 0)
+        if r != parent.rank(at: i) { return false }
+        if r.decidesEquality { return true }
+        return keys.sameKey(0, as: parent.keys, i)
+    }
+
+    // MARK: - Setting a child
 
     /// The result of setting one child in a subtree (no case allocates).
     enum Change {
@@ -112,95 +280,136 @@ final class ChildTree: Sendable {
         case split(ChildTree, ChildTree)
     }
 
-    /// This subtree with the child at `key` set to `child` (nil removes it).
+    /// This subtree with the child at the probe's key set to `child` (nil removes it).
     func setting(_ probe: KeyProbe, _ child: DataNode?) -> Change {
+        let n = slotCount
         if isLeaf {
-            let (index, found) = probe.search(keys, ranks)
+            let (index, found) = search(probe)
             if found {
-                let old = nodes[index]
-                if let child {
-                    if child === old { return .unchanged }
-                    // The keys stay shared, and the counts follow from the one child replaced
-                    // (rather than summing every child again).
-                    return .one(ChildTree(keys: keys, ranks: ranks, nodes: nodes.replacing(at: index, with: child), subs: [],
-                                          entryCount: entryCount, nodeCount: nodeCount - old.count + child.count))
+                let old = node(at: index)
+                guard let child else {
+                    if n == 1 { return .emptied }
+                    return .one(removing(index, entryCount: entryCount - 1, nodeCount: nodeCount - old.count))
                 }
-                if keys.count == 1 { return .emptied }
-                return .one(ChildTree(keys: keys.removing(at: index), ranks: ranks.removing(at: index),
-                                      nodes: nodes.removing(at: index), subs: [], entryCount: entryCount - 1,
-                                      nodeCount: nodeCount - old.count))
+                if child === old { return .unchanged }
+                // The keys stay shared: the probe's key has the same bytes as the one in place.
+                return .one(replacing(index, with: ChildSlot(rank: rank(at: index), child: child), key: nil,
+                                      entryCount: entryCount, nodeCount: nodeCount - old.count + child.count))
             }
             guard let child else { return .unchanged }
-            let newKeys = keys.inserting(probe.key, at: index)
-            let newRanks = ranks.inserting(probe.rank, at: index)
-            let newNodes = nodes.inserting(child, at: index)
-            if newKeys.count > Self.maxLeaf {
-                let half = newKeys.count / 2
-                return .split(
-                    ChildTree(leafKeys: Array(newKeys[..<half]), ranks: Array(newRanks[..<half]), nodes: Array(newNodes[..<half])),
-                    ChildTree(leafKeys: Array(newKeys[half...]), ranks: Array(newRanks[half...]), nodes: Array(newNodes[half...])))
+            let slot = ChildSlot(rank: probe.rank, child: child)
+            if n + 1 > Self.maxLeaf {
+                let (first, second) = split([(probe.key, slot)], at: index, replacing: false)
+                return .split(first, second)
             }
-            return .one(ChildTree(leafKeys: newKeys, ranks: newRanks, nodes: newNodes))
+            return .one(inserting(slot, key: probe.key, at: index, entryCount: entryCount + 1, nodeCount: nodeCount + child.count))
         }
-        let i = Self.subIndex(self, probe)
-        let old = subs[i]
+        let i = subIndex(probe)
+        let old = sub(at: i)
         switch old.setting(probe, child) {
         case .unchanged:
             return .unchanged
         case .one(let part):
-            // One subtree replaced by one: the counts change by the difference, and the keys
-            // stay shared unless its first key changed (compared by bytes: `==` on `String`
-            // would accept a canonically equivalent one).
-            var newKeys = keys, newRanks = ranks
-            if KeyOrder.compare(part.keys[0], rank: part.ranks[0], keys[i], rank: ranks[i]) != 0 {
-                newKeys[i] = part.keys[0]
-                newRanks[i] = part.ranks[0]
-            }
-            return .one(ChildTree(keys: newKeys, ranks: newRanks, nodes: [], subs: subs.replacing(at: i, with: part),
+            // The slot's key is the subtree's first key, which changes only when its first
+            // child did: otherwise the keys stay shared.
+            return .one(replacing(i, with: ChildSlot(rank: part.rank(at: 0), child: part),
+                                  key: part.startsWith(keyOf: i, in: self) ? nil : part.key(at: 0),
                                   entryCount: entryCount - old.entryCount + part.entryCount,
                                   nodeCount: nodeCount - old.nodeCount + part.nodeCount))
         case .emptied:
-            if subs.count == 1 { return .emptied }
-            return .one(ChildTree(subs: subs.removing(at: i)))
+            if n == 1 { return .emptied }
+            return .one(removing(i, entryCount: entryCount - old.entryCount, nodeCount: nodeCount - old.nodeCount))
         case .split(let first, let second):
-            var newSubs = subs
-            newSubs[i] = first
-            newSubs.insert(second, at: i + 1)
-            if newSubs.count > Self.maxInner {
-                let half = newSubs.count / 2
-                return .split(ChildTree(subs: Array(newSubs[..<half])), ChildTree(subs: Array(newSubs[half...])))
+            if n + 1 > Self.maxInner {
+                let (a, b) = split([first.entryForParent, second.entryForParent], at: i, replacing: true)
+                return .split(a, b)
             }
-            return .one(ChildTree(subs: newSubs))
+            return .one(Self.make(leaf: false, count: n + 1) { j in
+                j < i ? entry(j) : j == i ? first.entryForParent : j == i + 1 ? second.entryForParent : entry(j - 1)
+            })
         }
     }
 
-    /// The tree with the child at `key` set; nil when it became empty, `self` when unchanged.
-    /// A root left with one subtree is replaced by it, so the height shrinks as the tree does.
+    /// The tree with the child at the probe's key set; nil when it became empty, `self` when
+    /// unchanged. A root left with one subtree is replaced by it, so the height shrinks as the
+    /// tree does.
     func settingRoot(_ probe: KeyProbe, _ child: DataNode?) -> ChildTree? {
         switch setting(probe, child) {
         case .unchanged: return self
         case .emptied: return nil
         case .one(var root):
-            while !root.isLeaf && root.subs.count == 1 { root = root.subs[0] }
+            while !root.isLeaf && root.slotCount == 1 { root = root.sub(at: 0) }
             return root
         case .split(let first, let second):
-            return ChildTree(subs: [first, second])
+            return Self.make(leaf: false, count: 2) { $0 == 0 ? first.entryForParent : second.entryForParent }
         }
     }
 
-    /// Calls `body` with each key and child in order.
-    func forEach(_ body: (String, DataNode) -> Void) {
-        if isLeaf {
-            for i in keys.indices { body(keys[i], nodes[i]) }
-        } else {
-            for s in subs { s.forEach(body) }
-        }
-    }
+    // MARK: - Several children of a leaf
 
-    /// The subtree of an inner node that holds `key`: the last whose first key is not above it.
-    private static func subIndex(_ tree: ChildTree, _ probe: KeyProbe) -> Int {
-        let (index, found) = probe.search(tree.keys, tree.ranks)
-        if found { return index }
-        return Swift.max(index - 1, 0)
+    /// A single leaf (``isLeaf``) with the children at the sorted, distinct keys of `changes`
+    /// replaced (nil removes), in one pass: nil when no child is left, `self` when nothing
+    /// changed. A result with more than ``maxLeaf`` children is built as a tree.
+    func mergingLeaf(_ changes: [(key: String, node: DataNode?)]) -> ChildTree? {
+        var changed = false
+        let n = slotCount
+        let merged = Self.make(leaf: true, capacity: n + changes.count) { append in
+            withUnsafeMutablePointers { header, slots in
+                let oldKeys = header.pointee.keys
+                var i = 0, j = 0
+                // The rank of `changes[j]`, computed once per change; the kept slots are copied.
+                var changeRank = changes.isEmpty ? KeyOrder.unknownRank : KeyOrder.rank(changes[0].key)
+                while i < n || j < changes.count {
+                    let c = i == n ? 1 : j == changes.count ? -1
+                        : KeyOrder.compare(oldKeys[i], rank: slots[i].rank, changes[j].key, rank: changeRank)
+                    if c < 0 {
+                        append(oldKeys[i], slots[i])
+                        i += 1
+                        continue
+                    }
+                    if let node = changes[j].node {
+                        append(changes[j].key, ChildSlot(rank: changeRank, child: node))
+                        if c != 0 || node !== slots[i].child { changed = true }
+                    } else if c == 0 {
+                        changed = true
+                    }
+                    if c == 0 { i += 1 }
+                    j += 1
+                    if j < changes.count { changeRank = KeyOrder.rank(changes[j].key) }
+                }
+            }
+        }
+        if !changed { return self }
+        let count = merged.slotCount
+        if count == 0 { return nil }
+        if count <= Self.maxLeaf { return merged }
+        // Too many for one leaf: built as a tree (rare; an update that adds many children).
+        var keys: [String] = [], ranks: [KeyRank] = [], nodes: [DataNode] = []
+        merged.forEach { key, node in keys.append(key); nodes.append(node) }
+        for i in 0..<count { ranks.append(merged.rank(at: i)) }
+        return Self.build(keys: keys, ranks: ranks, nodes: nodes)
     }
+}
+
+/// The fixed part of a ``ChildTree`` node, before its slots.
+struct ChildTreeHeader {
+    /// Slots in the node.
+    var count: Int
+    /// Whether the slots hold data nodes (a leaf) or subtrees (an inner node).
+    let isLeaf: Bool
+    /// Children below.
+    var entryCount: Int
+    /// Data nodes below.
+    var nodeCount: Int
+    /// The slots' keys, shared with the node's copies that keep them.
+    let keys: ChildKeys
+}
+
+/// One slot of a ``ChildTree`` node: a child, or a subtree, with the rank of its key (the key
+/// itself is in the node's ``ChildKeys``).
+struct ChildSlot {
+    /// The ``KeyRank`` of the slot's key, which searches compare first.
+    let rank: KeyRank
+    /// A leaf's ``DataNode``, or an inner node's ``ChildTree``.
+    let child: AnyObject
 }

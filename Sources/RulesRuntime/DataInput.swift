@@ -51,7 +51,7 @@ public indirect enum DataInput: Sendable, Hashable {
         }
         var out: [(String, DataInput)] = []
         out.reserveCapacity(members.count)
-        var lastRank: UInt64 = 0
+        var lastRank = KeyOrder.unknownRank
         for index in order {
             if let last = out.last, KeyOrder.compare(last.0, rank: lastRank, members[index].0, rank: ranks[index]) == 0 {
                 out[out.count - 1] = members[index]

@@ -2,8 +2,8 @@
 /// one child. Immutable, so trees are shared freely between threads and between versions.
 ///
 /// A write builds a new tree that **shares** every subtree it does not touch with the old one:
-/// ``replacing(_:at:with:)`` copies only the nodes on the written path (and the key/child arrays
-/// of those nodes). `null` and `{}` are never stored: absence is `nil`, and an object that loses
+/// ``replacing(_:at:with:)`` copies only the nodes on the written path (and, in each, the
+/// ``ChildTree`` nodes that lead to the written child). `null` and `{}` are never stored: absence is `nil`, and an object that loses
 /// its last child disappears.
 ///
 /// Trees are expected to be shallow (the database allows 31 levels); very deep trees built by
@@ -11,14 +11,10 @@
 public final class DataNode: Sendable {
     /// The value of a leaf; nil for an object.
     public let value: Primitive?
-    /// The children's keys of a narrow object, in ``KeyOrder``; empty for a leaf or a wide object.
-    private let flatKeys: [String]
-    /// ``KeyOrder/rank(bytes:)`` of each of ``flatKeys``, which searches compare first.
-    private let flatRanks: [UInt64]
-    /// The children of a narrow object, parallel to ``flatKeys``.
-    private let flatChildren: [DataNode]
-    /// The children of a wide object (more than ``ChildTree/maxLeaf``), nil otherwise.
-    private let tree: ChildTree?
+    /// The children of an object, in ``KeyOrder``; nil for a leaf. (`ManagedBuffer`, which
+    /// ``ChildTree`` is, cannot declare itself `Sendable`; a tree node is never written after it
+    /// is made.)
+    nonisolated(unsafe) let childTree: ChildTree?
     /// The priority: a string or a number, or nil.
     public let priority: Primitive?
     /// The number of nodes in this subtree, this one included.
@@ -27,102 +23,49 @@ public final class DataNode: Sendable {
     /// A leaf. A boolean priority is not a valid priority and is dropped.
     public init(leaf: Primitive, priority: Primitive? = nil) {
         self.value = leaf
-        self.flatKeys = []
-        self.flatRanks = []
-        self.flatChildren = []
-        self.tree = nil
+        self.childTree = nil
         self.priority = Self.validPriority(priority)
         self.count = 1
     }
 
-    /// An object from keys already sorted by ``KeyOrder`` without duplicates, and a non-empty
-    /// child list of the same length.
-    private convenience init(sortedKeys: [String], children: [DataNode], priority: Primitive?) {
-        self.init(sortedKeys: sortedKeys, ranks: sortedKeys.map(KeyOrder.rank), children: children, priority: priority)
-    }
-
-    /// An object from sorted keys with their ranks.
-    private init(sortedKeys: [String], ranks: [UInt64], children: [DataNode], priority: Primitive?) {
+    /// An object over its children.
+    init(children: ChildTree, priority: Primitive?) {
         self.value = nil
+        self.childTree = children
         self.priority = priority
-        if sortedKeys.count > ChildTree.maxLeaf {
-            let tree = ChildTree.build(keys: sortedKeys, ranks: ranks, nodes: children)
-            self.flatKeys = []
-            self.flatRanks = []
-            self.flatChildren = []
-            self.tree = tree
-            self.count = 1 + tree.nodeCount
-        } else {
-            self.flatKeys = sortedKeys
-            self.flatRanks = ranks
-            self.flatChildren = children
-            self.tree = nil
-            var total = 1
-            for child in children { total += child.count }
-            self.count = total
-        }
+        self.count = 1 + children.nodeCount
     }
 
-    /// A narrow object whose node count is already known (a copy with one child replaced).
-    private init(sortedKeys: [String], ranks: [UInt64], children: [DataNode], priority: Primitive?, count: Int) {
-        self.value = nil
-        self.flatKeys = sortedKeys
-        self.flatRanks = ranks
-        self.flatChildren = children
-        self.tree = nil
-        self.priority = priority
-        self.count = count
+    /// An object with one child.
+    private convenience init(onlyChild child: DataNode, at key: String, priority: Primitive?) {
+        self.init(children: .single(key, rank: KeyOrder.rank(key), child), priority: priority)
     }
 
-    /// A wide object over a child tree.
-    private init(tree: ChildTree, priority: Primitive?) {
-        self.value = nil
-        self.flatKeys = []
-        self.flatRanks = []
-        self.flatChildren = []
-        self.tree = tree
-        self.priority = priority
-        self.count = 1 + tree.nodeCount
-    }
-
-    /// An object over a child tree that may have shrunk: flat again once it fits in one leaf.
-    private static func object(tree: ChildTree, priority: Primitive?) -> DataNode {
-        if tree.isLeaf && tree.entryCount <= ChildTree.maxLeaf {
-            return DataNode(sortedKeys: tree.keys, ranks: tree.ranks, children: tree.nodes, priority: priority)
-        }
-        return DataNode(tree: tree, priority: priority)
-    }
-
-    /// The children's keys in ``KeyOrder``; empty for a leaf. (Built on each call for a wide
-    /// object: keep the array rather than reading it repeatedly.)
+    /// The children's keys in ``KeyOrder``; empty for a leaf. (Built on each call: keep the
+    /// array rather than reading it repeatedly.)
     public var keys: [String] {
-        guard let tree else { return flatKeys }
         var out: [String] = []
-        out.reserveCapacity(tree.entryCount)
-        tree.forEach { key, _ in out.append(key) }
+        guard let childTree else { return out }
+        out.reserveCapacity(childTree.entryCount)
+        childTree.forEach { key, _ in out.append(key) }
         return out
     }
 
-    /// The children, parallel to ``keys``; never empty for an object. (Built on each call for
-    /// a wide object.)
+    /// The children, parallel to ``keys``; never empty for an object. (Built on each call.)
     public var children: [DataNode] {
-        guard let tree else { return flatChildren }
         var out: [DataNode] = []
-        out.reserveCapacity(tree.entryCount)
-        tree.forEach { _, node in out.append(node) }
+        guard let childTree else { return out }
+        out.reserveCapacity(childTree.entryCount)
+        childTree.forEach { _, node in out.append(node) }
         return out
     }
 
     /// The number of children (0 for a leaf).
-    public var childCount: Int { tree?.entryCount ?? flatKeys.count }
+    public var childCount: Int { childTree?.entryCount ?? 0 }
 
     /// Calls `body` with each child's key and node, in ``KeyOrder``.
     public func forEachChild(_ body: (String, DataNode) -> Void) {
-        if let tree {
-            tree.forEach(body)
-        } else {
-            for i in flatKeys.indices { body(flatKeys[i], flatChildren[i]) }
-        }
+        childTree?.forEach(body)
     }
 
     private static func validPriority(_ p: Primitive?) -> Primitive? {
@@ -147,7 +90,7 @@ public final class DataNode: Sendable {
             i += 1
         }
         if increasing {
-            return DataNode(sortedKeys: pairs.map(\.0), ranks: ranks, children: pairs.map(\.1), priority: priority)
+            return DataNode(children: .build(keys: pairs.map(\.0), ranks: ranks, nodes: pairs.map(\.1)), priority: priority)
         }
         var order = Array(pairs.indices)
         order.sort { x, y in
@@ -155,7 +98,7 @@ public final class DataNode: Sendable {
             return c != 0 ? c < 0 : x < y
         }
         var keys: [String] = []
-        var sortedRanks: [UInt64] = []
+        var sortedRanks: [KeyRank] = []
         var children: [DataNode] = []
         keys.reserveCapacity(pairs.count)
         sortedRanks.reserveCapacity(pairs.count)
@@ -170,14 +113,14 @@ public final class DataNode: Sendable {
                 children.append(pairs[index].1)
             }
         }
-        return DataNode(sortedKeys: keys, ranks: sortedRanks, children: children, priority: priority)
+        return DataNode(children: .build(keys: keys, ranks: sortedRanks, nodes: children), priority: priority)
     }
 
     /// Whether this is a leaf.
     public var isLeaf: Bool { value != nil }
 
     /// Whether this is an object (it then has at least one child).
-    public var hasChildren: Bool { tree != nil || !flatKeys.isEmpty }
+    public var hasChildren: Bool { childTree != nil }
 
     /// The child at `key`, or nil (always nil for a leaf). Keys compare by UTF-8 bytes.
     public func child(_ key: String) -> DataNode? {
@@ -186,10 +129,7 @@ public final class DataNode: Sendable {
 
     /// The child at a probe's key, or nil.
     func child(_ probe: KeyProbe) -> DataNode? {
-        if let tree { return tree.find(probe) }
-        if flatKeys.isEmpty { return nil }
-        let (index, found) = probe.search(flatKeys, flatRanks)
-        return found ? flatChildren[index] : nil
+        childTree?.find(probe)
     }
 
     /// The node at a relative path below this one, or nil.
@@ -212,9 +152,8 @@ public final class DataNode: Sendable {
     public func withPriority(_ priority: Primitive?) -> DataNode {
         let priority = Self.validPriority(priority)
         if priority == self.priority { return self }
-        if let value { return DataNode(leaf: value, priority: priority) }
-        if let tree { return DataNode(tree: tree, priority: priority) }
-        return DataNode(sortedKeys: flatKeys, ranks: flatRanks, children: flatChildren, priority: priority)
+        if let childTree { return DataNode(children: childTree, priority: priority) }
+        return DataNode(leaf: value!, priority: priority)
     }
 
     /// This node with the child at `key` replaced by `child` (nil removes it); nil when the
@@ -222,32 +161,13 @@ public final class DataNode: Sendable {
     /// object with that one child and keeps its priority (as Firebase does); removing a child of a
     /// leaf changes nothing.
     public func settingChild(_ key: String, to child: DataNode?) -> DataNode? {
-        if value != nil {
+        guard let childTree else {
             guard let child else { return self }
-            return DataNode(sortedKeys: [key], children: [child], priority: priority)
+            return DataNode(onlyChild: child, at: key, priority: priority)
         }
-        let probe = KeyProbe(key)
-        if let tree {
-            guard let updated = tree.settingRoot(probe, child) else { return nil }
-            if updated === tree { return self }
-            return Self.object(tree: updated, priority: priority)
-        }
-        let keys = flatKeys, children = flatChildren
-        let (index, found) = probe.search(keys, flatRanks)
-        if found {
-            if let child {
-                let old = children[index]
-                if child === old { return self }
-                return DataNode(sortedKeys: keys, ranks: flatRanks, children: children.replacing(at: index, with: child),
-                                priority: priority, count: count - old.count + child.count)
-            }
-            if keys.count == 1 { return nil }
-            return DataNode(sortedKeys: keys.removing(at: index), ranks: flatRanks.removing(at: index),
-                            children: children.removing(at: index), priority: priority, count: count - children[index].count)
-        }
-        guard let child else { return self }
-        return DataNode(sortedKeys: keys.inserting(key, at: index), ranks: flatRanks.inserting(probe.rank, at: index),
-                        children: children.inserting(child, at: index), priority: priority)
+        guard let updated = childTree.settingRoot(KeyProbe(key), child) else { return nil }
+        if updated === childTree { return self }
+        return DataNode(children: updated, priority: priority)
     }
 
     /// The tree with the node at `path` replaced by `node` (nil deletes it).
@@ -299,7 +219,7 @@ public final class DataNode: Sendable {
             } else {
                 // No node here: create one only if something is being written below.
                 guard let child = replacement else { return root }
-                replacement = DataNode(sortedKeys: [key], children: [child], priority: nil)
+                replacement = DataNode(onlyChild: child, at: key, priority: nil)
             }
             newPath[level] = replacement
             level -= 1
@@ -356,7 +276,7 @@ public final class DataNode: Sendable {
            KeyOrder.sameBytes(first, entries[order[range.upperBound - 1]].keys[depth]) {
             let child = merge(base?.child(first), entries, order, range, depth: depth + 1)
             if let base { return base.settingChild(first, to: child) }
-            return child.map { DataNode(sortedKeys: [first], children: [$0], priority: nil) }
+            return child.map { DataNode(onlyChild: $0, at: first, priority: nil) }
         }
         var changes: [(key: String, node: DataNode?)] = []
         var start = range.lowerBound
@@ -378,7 +298,7 @@ public final class DataNode: Sendable {
         let child = replacing(base?.child(key), below: keys, from: depth + 1, with: node)
         if let base { return base.settingChild(key, to: child) }
         // No node here: create one only if something is being written below.
-        return child.map { DataNode(sortedKeys: [key], children: [$0], priority: nil) }
+        return child.map { DataNode(onlyChild: $0, at: key, priority: nil) }
     }
 
     /// This node with the children at the sorted, distinct keys of `changes` replaced (nil
@@ -386,7 +306,7 @@ public final class DataNode: Sendable {
     private func settingChildren(_ changes: [(key: String, node: DataNode?)]) -> DataNode? {
         // A wide object takes each change as a path copy in its child tree (a few per update),
         // rather than a merge that would list every child.
-        if tree != nil || changes.count == 1 {
+        guard let childTree, childTree.isLeaf, changes.count > 1 else {
             var node: DataNode? = self
             for (i, change) in changes.enumerated() {
                 guard let current = node else {
@@ -397,42 +317,9 @@ public final class DataNode: Sendable {
             }
             return node
         }
-        let keys = flatKeys, ranks = flatRanks, children = flatChildren
-        var newKeys: [String] = []
-        var newRanks: [UInt64] = []
-        var newChildren: [DataNode] = []
-        newKeys.reserveCapacity(keys.count + changes.count)
-        newRanks.reserveCapacity(keys.count + changes.count)
-        newChildren.reserveCapacity(keys.count + changes.count)
-        var changed = false
-        var i = 0, j = 0
-        // The rank of `changes[j]`, computed once per change; the kept keys' ranks are copied.
-        var changeRank = changes.isEmpty ? 0 : KeyOrder.rank(changes[0].key)
-        while i < keys.count || j < changes.count {
-            let c = i == keys.count ? 1 : j == changes.count ? -1
-                : KeyOrder.compare(keys[i], rank: ranks[i], changes[j].key, rank: changeRank)
-            if c < 0 {
-                newKeys.append(keys[i])
-                newRanks.append(ranks[i])
-                newChildren.append(children[i])
-                i += 1
-                continue
-            }
-            if let node = changes[j].node {
-                newKeys.append(changes[j].key)
-                newRanks.append(changeRank)
-                newChildren.append(node)
-                if c != 0 || node !== children[i] { changed = true }
-            } else if c == 0 {
-                changed = true
-            }
-            if c == 0 { i += 1 }
-            j += 1
-            if j < changes.count { changeRank = KeyOrder.rank(changes[j].key) }
-        }
-        if !changed { return self }
-        if newKeys.isEmpty { return value != nil ? self : nil }
-        return DataNode(sortedKeys: newKeys, ranks: newRanks, children: newChildren, priority: priority)
+        guard let merged = childTree.mergingLeaf(changes) else { return nil }
+        if merged === childTree { return self }
+        return DataNode(children: merged, priority: priority)
     }
 
     /// Deep structural equality: the same values (strings by bytes), priorities and children.

@@ -38,9 +38,9 @@ final class EngineTables: Sendable {
     let literalByteStarts: [Int]
     let literalTargets: [Int32]
     /// Per instruction: for a `pushString`, `childConst` or `hasChildConst` whose string is one
-    /// key (not empty, no "/"), that key's ``KeyOrder/rank(bytes:)``, computed once here rather
+    /// key (not empty, no "/"), that key's ``KeyRank``, computed once here rather
     /// than at every look-up; ``KeyOrder/unknownRank`` otherwise.
-    let keyRanks: [UInt64]
+    let keyRanks: [KeyRank]
     /// Per instruction: true for a `hasChildren` whose names are the string constants pushed
     /// by the instructions just before it, which no jump enters part-way (so their ranks in
     /// ``keyRanks`` apply to the values on the stack).
@@ -91,8 +91,8 @@ final class EngineTables: Sendable {
     }
 
     /// ``keyRanks`` and ``constantNames`` for a ruleset's code.
-    static func constantKeys(_ code: [Instruction], _ strings: [String]) -> (ranks: [UInt64], names: [Bool]) {
-        var ranks = [UInt64](repeating: KeyOrder.unknownRank, count: code.count)
+    static func constantKeys(_ code: [Instruction], _ strings: [String]) -> (ranks: [KeyRank], names: [Bool]) {
+        var ranks = [KeyRank](repeating: KeyOrder.unknownRank, count: code.count)
         var jumpedTo = [Bool](repeating: false, count: code.count + 1)
         for (pc, ins) in code.enumerated() {
             switch ins.opcode {

@@ -109,50 +109,26 @@ public enum KeyOrder {
 
     // MARK: - Ranks
 
-    /// The smallest rank of a key that is not an integer; integer keys rank below it.
+    /// The smallest ``KeyRank/high`` of a key that is not an integer; integer keys rank below it.
     static let firstStringRank: UInt64 = 1 << 32
 
-    /// Stands for "not computed yet" where ranks are cached. No key has it: it would take eight
-    /// 0xFF bytes, which never occur in UTF-8.
-    static let unknownRank = UInt64.max
+    /// ``KeyRank`` of a key given by its UTF-8 bytes.
+    @inline(__always)
+    static func rank(bytes: UnsafeBufferPointer<UInt8>) -> KeyRank { KeyRank(bytes: bytes) }
 
-    /// A 64-bit summary of a key that orders as the key does: when two ranks differ, the keys
-    /// compare as their ranks do. Equal ranks below ``firstStringRank`` (integer keys) mean the
-    /// same key; equal ranks above it (keys that share their first eight bytes, or that begin
-    /// with four zero bytes) leave the keys to be compared by their bytes.
-    ///
-    /// Searches compare ranks (one integer comparison) and only look at the bytes on a tie.
-    static func rank(bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        if let first = bytes.first,
-           first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
-           let integer = integerValue(bytes: bytes) {
-            return UInt64(bitPattern: Int64(integer) &+ 0x8000_0000)
-        }
-        var word: UInt64 = 0
-        if bytes.count >= 8, let base = bytes.baseAddress {
-            word = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self).bigEndian
-        } else {
-            var shift: UInt64 = 56
-            for byte in bytes {
-                word |= UInt64(byte) << shift
-                shift &-= 8
-            }
-        }
-        return Swift.max(word, firstStringRank)
-    }
+    /// ``KeyRank`` of a key.
+    @inline(__always)
+    static func rank(_ key: String) -> KeyRank { KeyRank(key) }
 
-    /// ``rank(bytes:)`` of a key.
-    static func rank(_ key: String) -> UInt64 {
-        var key = key
-        return key.withUTF8 { rank(bytes: $0) }
-    }
+    /// Stands for "not computed yet" where ranks are cached (``KeyRank/unknown``).
+    static let unknownRank = KeyRank.unknown
 
     /// Three-way ``KeyOrder`` comparison of keys with their ranks (``rank(bytes:)``): the ranks
     /// decide unless they are equal; then integer keys are the same key, and other keys are
     /// compared by their bytes.
-    static func compare(_ a: String, rank ra: UInt64, _ b: String, rank rb: UInt64) -> Int {
+    static func compare(_ a: String, rank ra: KeyRank, _ b: String, rank rb: KeyRank) -> Int {
         if ra != rb { return ra < rb ? -1 : 1 }
-        if ra < firstStringRank { return 0 }
+        if ra.decidesEquality { return 0 }
         // Not `compareStringBytes`, which then stops being inlined into the key search
         // (+2 % instructions per write); both are byte order for keys that are not integers.
         return compare(a, b)
@@ -170,11 +146,11 @@ public enum KeyOrder {
     }
 }
 
-/// A key being looked up, with its ``KeyOrder/rank(bytes:)`` computed once for every level of a
+/// A key being looked up, with its ``KeyRank`` computed once for every level of a
 /// tree it is searched in.
 struct KeyProbe {
     let key: String
-    let rank: UInt64
+    let rank: KeyRank
 
     init(_ key: String) {
         self.key = key
@@ -182,29 +158,8 @@ struct KeyProbe {
     }
 
     /// A probe whose rank is already known (a constant key of the rules).
-    init(_ key: String, rank: UInt64) {
+    init(_ key: String, rank: KeyRank) {
         self.key = key
         self.rank = rank
-    }
-
-    /// The index of the probe's key in `keys` (sorted by ``KeyOrder``, with their ranks in
-    /// `ranks`), or where it would be inserted.
-    func search(_ keys: [String], _ ranks: [UInt64]) -> (index: Int, found: Bool) {
-        ranks.withUnsafeBufferPointer { ranks in
-            var low = 0
-            var high = ranks.count
-            while low < high {
-                let mid = low &+ (high &- low) >> 1
-                let r = ranks[mid]
-                if r < rank { low = mid &+ 1; continue }
-                if r > rank { high = mid; continue }
-                // The same integer, or the same first eight bytes: the bytes decide.
-                if r < KeyOrder.firstStringRank { return (mid, true) }
-                let c = KeyOrder.compareStringBytes(keys[mid], key)
-                if c == 0 { return (mid, true) }
-                if c < 0 { low = mid &+ 1 } else { high = mid }
-            }
-            return (low, false)
-        }
     }
 }

@@ -22,9 +22,9 @@ public struct SnapshotTable: Sendable {
         public var parent: Int32
         /// The key of this location under its parent ("" at the root).
         public var key: String
-        /// The key's ``KeyOrder/rank(bytes:)`` when known in advance (a key written in the
+        /// The key's ``KeyRank`` when known in advance (a key written in the
         /// rules), else ``KeyOrder/unknownRank``: the look-up then computes it.
-        var rank: UInt64 = KeyOrder.unknownRank
+        var rank: KeyRank = KeyOrder.unknownRank
         /// The most recently added child entry, or -1.
         var firstChild: Int32 = -1
         /// The next child entry of the same parent, or -1.
@@ -58,7 +58,7 @@ public struct SnapshotTable: Sendable {
 
     /// Adds the child location `key` of `parent`, with the key's rank already computed (or
     /// ``KeyOrder/unknownRank``), or returns its entry if it has one.
-    mutating func addChild(of parent: Int32, key: String, rank: UInt64) -> Int32 {
+    mutating func addChild(of parent: Int32, key: String, rank: KeyRank) -> Int32 {
         if let known = existingChild(of: parent, key: key, rank: rank) { return known }
         return link(nil, resolved: false, parent: parent, key: key, rank: rank)
     }
@@ -72,16 +72,18 @@ public struct SnapshotTable: Sendable {
     /// The entry of the child `key` of `parent`, if there is one among the last
     /// ``siblingsSearched`` added.
     @inline(__always)
-    private func existingChild(of parent: Int32, key: String, rank: UInt64) -> Int32? {
+    private func existingChild(of parent: Int32, key: String, rank: KeyRank) -> Int32? {
         guard parent >= 0 else { return nil }
         var c = entries[Int(parent)].firstChild
         var searched = 0
         while c >= 0 && searched < Self.siblingsSearched {
             searched += 1
             let other = entries[Int(c)].rank
-            // Different known ranks are different keys; otherwise the bytes decide.
-            if (rank == KeyOrder.unknownRank || other == KeyOrder.unknownRank || rank == other),
-               KeyOrder.sameBytes(entries[Int(c)].key, key) {
+            // Different known ranks are different keys, and equal ones may decide by themselves;
+            // otherwise the bytes decide.
+            if rank != KeyOrder.unknownRank && other != KeyOrder.unknownRank {
+                if rank == other && (rank.decidesEquality || KeyOrder.sameBytes(entries[Int(c)].key, key)) { return c }
+            } else if KeyOrder.sameBytes(entries[Int(c)].key, key) {
                 return c
             }
             c = entries[Int(c)].nextSibling
@@ -98,7 +100,7 @@ public struct SnapshotTable: Sendable {
 
     /// Appends a child entry and links it under its parent.
     @inline(__always)
-    private mutating func link(_ stored: DataNode?, resolved: Bool, parent: Int32, key: String, rank: UInt64) -> Int32 {
+    private mutating func link(_ stored: DataNode?, resolved: Bool, parent: Int32, key: String, rank: KeyRank) -> Int32 {
         let index = Int32(entries.count)
         var next: Int32 = -1
         if parent >= 0 {
@@ -111,7 +113,7 @@ public struct SnapshotTable: Sendable {
 
     /// Whether something is stored at the child `key` (of rank `rank`) of an entry's location,
     /// without adding an entry for it.
-    mutating func hasChild(of index: Int32, key: String, rank: UInt64) -> Bool {
+    mutating func hasChild(of index: Int32, key: String, rank: KeyRank) -> Bool {
         node(index)?.child(KeyProbe(key, rank: rank)) != nil
     }
 

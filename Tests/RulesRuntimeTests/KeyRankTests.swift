@@ -3,7 +3,7 @@ import Testing
 
 @testable import RulesRuntime
 
-/// Key ranks: the 64-bit summaries that searches compare before looking at a key's bytes.
+/// Key ranks: the 128-bit summaries that searches compare before looking at a key's bytes.
 /// A rank that orders two keys the wrong way, or calls two different keys the same, would make
 /// a search miss a stored child.
 @Suite struct KeyRankTests {
@@ -15,16 +15,19 @@ import Testing
         "007", "-0", "+1", "1.5", "a", "ab", "ab\u{1}", "ab\u{0}", "abcdefgh", "abcdefghi", "abcdefgg",
         "abcdefgh\u{0}", "\u{0}\u{0}\u{0}\u{0}x", "\u{0}", "p00000041", "p00000042", "p0000004",
         "-NxAbCdEfGh1", "-NxAbCdEfGh2", "é", "e\u{301}", "😀", "\u{FFFF}", "zzzzzzzzzzzz",
+        "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnoX", "abcdefghijklmnoY", "abcdefghijklmnoXY",
+        "abcdefghijklmno\u{0}", "abcdefghijklmn\u{0}", "-NxAbCdEfGhIjKlMnOp1", "-NxAbCdEfGhIjKlMnOp2",
+        "\u{0}\u{0}\u{1}", "\u{0}\u{0}\u{0}\u{1}", "\u{0}\u{0}\u{0}\u{1}\u{0}\u{0}\u{0}\u{0}\u{1}",
     ]
 
-    /// Wherever two ranks differ they order the keys as ``KeyOrder`` does; equal ranks below
-    /// the string range belong to the same key.
+    /// Wherever two ranks differ they order the keys as ``KeyOrder`` does; equal ranks that
+    /// decide equality belong to the same key.
     @Test func ranksOrderKeysAsKeyOrderDoes() {
         var keys = Self.edgeKeys
         var rng = SplitMix64(seed: 5)
         let alphabet = Array("0123456789-az_AZ\u{0}é")
         for _ in 0..<400 {
-            let length = rng.below(12)
+            let length = rng.below(20)
             keys.append(String((0..<length).map { _ in rng.pick(alphabet) }))
         }
         for a in keys {
@@ -33,18 +36,38 @@ import Testing
                 let c = KeyOrder.compare(a, b)
                 if ra < rb { #expect(c < 0, "\(a.debugDescription) ranks below \(b.debugDescription)") }
                 if ra > rb { #expect(c > 0, "\(a.debugDescription) ranks above \(b.debugDescription)") }
-                if ra == rb, ra < KeyOrder.firstStringRank { #expect(c == 0, "\(a.debugDescription) and \(b.debugDescription) share an integer rank") }
+                if ra == rb, ra.decidesEquality { #expect(c == 0, "\(a.debugDescription) and \(b.debugDescription) share a deciding rank") }
                 if c == 0 { #expect(ra == rb) }
             }
         }
     }
 
     @Test func integerKeysRankBelowEveryOtherKey() {
-        #expect(KeyOrder.rank("-2147483648") == 0)
-        #expect(KeyOrder.rank("2147483647") == KeyOrder.firstStringRank - 1)
+        #expect(KeyOrder.rank("-2147483648").high == 0)
+        #expect(KeyOrder.rank("2147483647").high == KeyOrder.firstStringRank - 1)
         for key in ["", "\u{0}", "2147483648", "007", "a"] {
-            #expect(KeyOrder.rank(key) >= KeyOrder.firstStringRank, "\(key.debugDescription)")
+            #expect(KeyOrder.rank(key).high >= KeyOrder.firstStringRank, "\(key.debugDescription)")
         }
+    }
+
+    /// Keys of up to 15 bytes (that do not begin with zero bytes) are told apart by their ranks
+    /// alone; longer keys that share their first 15 bytes, and keys that begin with zero bytes,
+    /// are left to their bytes. A rank that claimed to decide for those would call two
+    /// different keys the same.
+    @Test func ranksDecideEqualityExactlyForShortKeys() {
+        for key in ["a", "uid", "p00000042", "abcdefghijklmno", "é", "7", "-2147483648", "2147483648"] {
+            #expect(KeyOrder.rank(key).decidesEquality, "\(key.debugDescription)")
+        }
+        for key in ["abcdefghijklmnop", "-NxAbCdEfGhIjKlMnOp", "", "\u{0}\u{0}\u{0}\u{0}x", "\u{0}"] {
+            #expect(!KeyOrder.rank(key).decidesEquality, "\(key.debugDescription)")
+        }
+        // Differ only in byte 16, or only in the length beyond 15: the same rank.
+        #expect(KeyOrder.rank("abcdefghijklmnoX") == KeyOrder.rank("abcdefghijklmnoY"))
+        #expect(KeyOrder.rank("abcdefghijklmnoXY") == KeyOrder.rank("abcdefghijklmnoX"))
+        // Differ in byte 14, or in the length up to 15: different ranks.
+        #expect(KeyOrder.rank("abcdefghijklmnX") != KeyOrder.rank("abcdefghijklmnY"))
+        #expect(KeyOrder.rank("abcdefghijklmn") < KeyOrder.rank("abcdefghijklmno"))
+        #expect(KeyOrder.rank("abcdefghijklmno") < KeyOrder.rank("abcdefghijklmnoX"))
     }
 
     /// Every key of a node is found, and every absent key is not, whether the keys share long

@@ -76,4 +76,61 @@ import Testing
         #expect(DataNode.replacing(old, at: DataPath(keys: ["p7"]), with: old.child("p7")) === old)
         #expect(DataNode.replacing(old, at: DataPath(keys: ["missing"]), with: nil) === old)
     }
+
+    /// The B+ tree's own invariants, checked after every step of inserts and removals over
+    /// thousands of keys (three levels, leaf and inner splits, subtrees emptied): slots in
+    /// strictly increasing key order with their ranks, an inner slot keyed by its subtree's
+    /// first key, node sizes within bounds, counts that add up, and leaves all at one depth.
+    @Test(arguments: [11 as UInt64, 12])
+    func childTreesKeepTheirInvariants(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let keyPool = (0..<4_000).map { i in i % 5 == 0 ? String(i) : "-NxAbCdEfGhIjKlM\(i)" }
+        var node: DataNode? = nil
+        var present = Set<String>()
+        for step in 0..<12_000 {
+            let key = random.pick(keyPool)
+            // Mostly inserts at first, then mostly removals, so the tree grows and shrinks.
+            let removing = random.below(100) < (step < 7_000 ? 20 : 80)
+            node = DataNode.replacing(node, at: DataPath(keys: [key]), with: removing ? nil : Self.leaf(step))
+            if removing { present.remove(key) } else { present.insert(key) }
+            if step % 97 == 0 || step == 11_999 {
+                guard let tree = node?.childTree else { #expect(present.isEmpty); continue }
+                var leafDepths = Set<Int>()
+                let (entries, nodes) = try Self.check(tree, depth: 0, isRoot: true, leafDepths: &leafDepths)
+                #expect(entries == present.count)
+                #expect(nodes + 1 == node?.count)
+                #expect(leafDepths.count == 1, "leaves at depths \(leafDepths.sorted())")
+            }
+        }
+    }
+
+    /// Checks one tree node and the nodes below; returns the children and data nodes below.
+    static func check(_ tree: ChildTree, depth: Int, isRoot: Bool, leafDepths: inout Set<Int>) throws -> (Int, Int) {
+        let n = tree.slotCount
+        try #require(n >= 1)
+        #expect(n <= (tree.isLeaf ? ChildTree.maxLeaf : ChildTree.maxInner))
+        if isRoot && !tree.isLeaf { #expect(n >= 2, "an inner root with one subtree") }
+        for i in 0..<n {
+            #expect(tree.rank(at: i) == KeyOrder.rank(tree.key(at: i)))
+            if i > 0 { #expect(KeyOrder.compare(tree.key(at: i - 1), tree.key(at: i)) < 0) }
+        }
+        if tree.isLeaf {
+            leafDepths.insert(depth)
+            #expect(tree.entryCount == n)
+            let nodes = (0..<n).reduce(0) { $0 + tree.node(at: $1).count }
+            #expect(tree.nodeCount == nodes)
+            return (n, nodes)
+        }
+        var entries = 0, nodes = 0
+        for i in 0..<n {
+            let sub = tree.sub(at: i)
+            #expect(KeyOrder.compare(sub.key(at: 0), tree.key(at: i)) == 0, "an inner slot's key is not its subtree's first")
+            let (e, d) = try check(sub, depth: depth + 1, isRoot: false, leafDepths: &leafDepths)
+            entries += e
+            nodes += d
+        }
+        #expect(tree.entryCount == entries)
+        #expect(tree.nodeCount == nodes)
+        return (entries, nodes)
+    }
 }

@@ -1,0 +1,73 @@
+/// A 128-bit summary of a key that orders as the key does (``KeyOrder``): where two ranks
+/// differ, their keys compare as the ranks do. Searches compare ranks (two integer comparisons)
+/// and look at a key's bytes only when ranks are equal and do not decide by themselves.
+///
+/// - An integer key ranks by its value, below every other key, and its rank is its alone.
+/// - Any other key ranks by its first 15 bytes (zero-padded) and then its length, with every
+///   length from 16 up counted as one. So a key of up to 15 bytes has a rank of its own, and
+///   equal ranks are the same key; keys longer than that share a rank when their first 15
+///   bytes agree, and their bytes decide.
+/// - A key whose first four bytes are zero, which no stored key can have but a hand-built tree
+///   may, gets the lowest string rank with the rest ignored, and its bytes always decide.
+struct KeyRank: Comparable, Hashable, Sendable {
+    /// The integer value, offset to be unsigned, below ``KeyOrder/firstStringRank``; or the
+    /// first eight bytes, big-endian.
+    let high: UInt64
+    /// Bytes 8 to 14, big-endian, then the length (255 for 16 bytes or more); 0 for an integer.
+    let low: UInt64
+
+    /// Stands for "not computed yet" where ranks are cached. No key has it: it would take eight
+    /// 0xFF bytes, which never occur in UTF-8.
+    static let unknown = KeyRank(high: .max, low: .max)
+
+    /// Whether equal ranks mean the same key, with no need to compare bytes.
+    @inline(__always)
+    var decidesEquality: Bool {
+        high < KeyOrder.firstStringRank || (high != KeyOrder.firstStringRank && low & 0xFF != 0xFF)
+    }
+
+    @inline(__always)
+    static func < (a: KeyRank, b: KeyRank) -> Bool {
+        a.high != b.high ? a.high < b.high : a.low < b.low
+    }
+
+    private init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// The rank of a key given by its UTF-8 bytes.
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        if let first = bytes.first,
+           first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")),
+           let integer = KeyOrder.integerValue(bytes: bytes) {
+            self.init(high: UInt64(bitPattern: Int64(integer) &+ 0x8000_0000), low: 0)
+            return
+        }
+        let count = bytes.count
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        if count >= 16, let base = bytes.baseAddress {
+            high = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self).bigEndian
+            low = UnsafeRawPointer(base + 8).loadUnaligned(as: UInt64.self).bigEndian | 0xFF
+        } else {
+            var shift: UInt64 = 56
+            var i = 0
+            while i < count && i < 8 { high |= UInt64(bytes[i]) << shift; shift &-= 8; i += 1 }
+            shift = 56
+            while i < count { low |= UInt64(bytes[i]) << shift; shift &-= 8; i += 1 }
+            low |= UInt64(count)
+        }
+        if high <= KeyOrder.firstStringRank {
+            self.init(high: KeyOrder.firstStringRank, low: 0)
+        } else {
+            self.init(high: high, low: low)
+        }
+    }
+
+    /// The rank of a key.
+    init(_ key: String) {
+        var key = key
+        self = key.withUTF8 { KeyRank(bytes: $0) }
+    }
+}
