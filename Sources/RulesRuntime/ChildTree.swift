@@ -47,13 +47,18 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         withUnsafeMutablePointers { header, slots in
             var low = 0
             var high = header.pointee.count
+            let ph = probe.rank.high, pl = probe.rank.low
             while low < high {
                 let mid = low &+ (high &- low) >> 1
-                let r = slots[mid].rank
-                if r < probe.rank { low = mid &+ 1; continue }
-                if r > probe.rank { high = mid; continue }
+                // The rank's halves one at a time: most comparisons end at the first.
+                let h = slots[mid].rank.high
+                if h < ph { low = mid &+ 1; continue }
+                if h > ph { high = mid; continue }
+                let l = slots[mid].rank.low
+                if l < pl { low = mid &+ 1; continue }
+                if l > pl { high = mid; continue }
                 // The same key, or (for a long key) the same first 15 bytes: the bytes decide.
-                if r.decidesEquality { return (mid, true) }
+                if probe.rank.decidesEquality { return (mid, true) }
                 let c = header.pointee.keys.compare(mid, probe.key)
                 if c == 0 { return (mid, true) }
                 if c < 0 { low = mid &+ 1 } else { high = mid }
@@ -201,6 +206,16 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
 
     // MARK: - Copies with one slot changed
 
+    /// Copies the slots `range` of `from` to uninitialised memory at `to`: their bytes in one
+    /// move, then a retain of each child (which is what initialising them one by one does,
+    /// without a branch and a load and store per slot).
+    @inline(__always)
+    private static func copySlots(_ from: UnsafeMutablePointer<ChildSlot>, _ range: Range<Int>, to: UnsafeMutablePointer<ChildSlot>) {
+        if range.isEmpty { return }
+        UnsafeMutableRawPointer(to).copyMemory(from: from + range.lowerBound, byteCount: range.count * MemoryLayout<ChildSlot>.stride)
+        for i in range { _ = Unmanaged.passUnretained(from[i].child).retain() }
+    }
+
     /// A copy with slot `index` replaced (and its key, when `key` is given), its counts given.
     private func replacing(_ index: Int, with slot: ChildSlot, key: String?, entryCount: Int, nodeCount: Int) -> ChildTree {
         withUnsafeMutablePointers { header, slots in
@@ -208,8 +223,9 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
             let old = header.pointee.keys
             let keys = key.map { key in ChildKeys.make(count: n) { ChildKeys.copy(old, n, replacing: index, with: key, into: $0) } } ?? old
             return Self.make(leaf: header.pointee.isLeaf, keys: keys, count: n, entryCount: entryCount, nodeCount: nodeCount) { to in
-                var i = 0
-                while i < n { (to + i).initialize(to: i == index ? slot : slots[i]); i &+= 1 }
+                Self.copySlots(slots, 0..<index, to: to)
+                (to + index).initialize(to: slot)
+                Self.copySlots(slots, (index + 1)..<n, to: to + index + 1)
             }
         }
     }
@@ -221,9 +237,8 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
             let old = header.pointee.keys
             let keys = ChildKeys.make(count: n - 1) { ChildKeys.copy(old, n, removing: index, into: $0) }
             return Self.make(leaf: header.pointee.isLeaf, keys: keys, count: n - 1, entryCount: entryCount, nodeCount: nodeCount) { to in
-                var i = 0
-                while i < index { (to + i).initialize(to: slots[i]); i &+= 1 }
-                while i < n - 1 { (to + i).initialize(to: slots[i + 1]); i &+= 1 }
+                Self.copySlots(slots, 0..<index, to: to)
+                Self.copySlots(slots, (index + 1)..<n, to: to + index)
             }
         }
     }
@@ -235,10 +250,9 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
             let old = header.pointee.keys
             let keys = ChildKeys.make(count: n + 1) { ChildKeys.copy(old, n, inserting: key, at: index, into: $0) }
             return Self.make(leaf: header.pointee.isLeaf, keys: keys, count: n + 1, entryCount: entryCount, nodeCount: nodeCount) { to in
-                var i = 0
-                while i < index { (to + i).initialize(to: slots[i]); i &+= 1 }
+                Self.copySlots(slots, 0..<index, to: to)
                 (to + index).initialize(to: slot)
-                while i < n { (to + i + 1).initialize(to: slots[i]); i &+= 1 }
+                Self.copySlots(slots, index..<n, to: to + index + 1)
             }
         }
     }
