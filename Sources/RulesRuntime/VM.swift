@@ -102,15 +102,21 @@ public struct VM: Sendable {
         /// Drops the values from `index` up.
         @inline(__always)
         mutating func truncate(to index: Int) {
-            guard index < count else { return }
-            (base + index).deinitialize(count: count &- index)
-            count = index
+            // One by one: `deinitialize(count:)` goes through the runtime's generic array
+            // destroy, which costs more than the few values dropped here.
+            while count > index {
+                count &-= 1
+                _ = (base + count).move()
+            }
         }
 
-        /// Puts every slot back to `.null` (the values held are released).
+        /// Puts every slot back to `.null` (the values held are released). Slot by slot, for the
+        /// same reason as ``truncate(to:)``.
         mutating func drain() {
-            (base + count).initialize(repeating: .null, count: capacity &- count)
-            base.update(repeating: .null, count: count)
+            var i = count
+            while i < capacity { (base + i).initialize(to: .null); i &+= 1 }
+            i = 0
+            while i < count { (base + i).pointee = .null; i &+= 1 }
             count = 0
         }
     }
