@@ -164,18 +164,22 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
 
     /// A balanced tree over sorted, distinct keys (more than zero) with their ranks and children.
     static func build(keys: [String], ranks: [KeyRank], nodes: [DataNode]) -> ChildTree {
+        build(count: keys.count) { i in (keys[i], ChildSlot(rank: ranks[i], child: nodes[i])) }
+    }
+
+    /// A balanced tree over `count` (more than zero) children given in order by `entry(i)`:
+    /// sorted, distinct keys with their ranks.
+    static func build(count: Int, _ entry: (Int) -> (key: String, slot: ChildSlot)) -> ChildTree {
         func leaf(_ range: Range<Int>) -> ChildTree {
-            make(leaf: true, count: range.count) { i in
-                (keys[range.lowerBound + i], ChildSlot(rank: ranks[range.lowerBound + i], child: nodes[range.lowerBound + i]))
-            }
+            make(leaf: true, count: range.count) { i in entry(range.lowerBound + i) }
         }
-        if keys.count <= maxLeaf { return leaf(0..<keys.count) }
+        if count <= maxLeaf { return leaf(0..<count) }
         // Leaves three-quarters full leave room for inserts before the first split.
         let leafSize = maxLeaf * 3 / 4
         var level: [ChildTree] = []
         var start = 0
-        while start < keys.count {
-            let end = Swift.min(start + leafSize, keys.count)
+        while start < count {
+            let end = Swift.min(start + leafSize, count)
             level.append(leaf(start..<end))
             start = end
         }

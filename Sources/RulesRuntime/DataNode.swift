@@ -90,7 +90,8 @@ public final class DataNode: Sendable {
             i += 1
         }
         if increasing {
-            return DataNode(children: .build(keys: pairs.map(\.0), ranks: ranks, nodes: pairs.map(\.1)), priority: priority)
+            return DataNode(children: .build(count: pairs.count) { (pairs[$0].0, ChildSlot(rank: ranks[$0], child: pairs[$0].1)) },
+                            priority: priority)
         }
         var order = Array(pairs.indices)
         order.sort { x, y in

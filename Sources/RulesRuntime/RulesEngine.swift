@@ -388,10 +388,12 @@ struct Evaluator<T: Tracer> {
     private mutating func validateSubtree(_ nodeIndex: Int32, _ oldEntry: Int32, _ newEntry: Int32, _ denial: inout String?) -> Bool {
         guard let newNode = snaps.node(newEntry), newNode.value == nil else { return true }
         var ok = true
-        let keys = newNode.keys, children = newNode.children
-        for (key, newChild) in zip(keys, children) {
-            guard let (childIndex, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { continue }
-            guard tables.nodes[Int(childIndex)].validatesBelow else { continue }
+        // Children in order, straight from the node's child tree (no arrays of keys and nodes
+        // built per object). After a failure, unless explaining, the rest are skipped.
+        newNode.forEachChild { key, newChild in
+            if !ok && !explain { return }
+            guard let (childIndex, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { return }
+            guard tables.nodes[Int(childIndex)].validatesBelow else { return }
             let validateRule = tables.nodes[Int(childIndex)].validate
             // Each child is visited once: no search among the siblings already entered.
             let o = snaps.addNewChild(of: oldEntry, key: key, node: nil, resolved: false)
@@ -402,12 +404,9 @@ struct Evaluator<T: Tracer> {
                 if denial == nil { decisive = log.count - 1 }
                 denial = denial ?? "\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(snaps.path(of: n)))"
                 ok = false
-                if !explain { return false }
+                if !explain { return }
             }
-            if !validateSubtree(childIndex, o, n, &denial) {
-                ok = false
-                if !explain { return false }
-            }
+            if !validateSubtree(childIndex, o, n, &denial) { ok = false }
         }
         return ok
     }
@@ -558,9 +557,8 @@ struct Evaluator<T: Tracer> {
     static func height(_ node: DataNode, limit: Int) -> Int {
         if node.value != nil || limit <= 0 { return 0 }
         var h = 0
-        for c in node.children {
-            h = max(h, 1 + height(c, limit: limit - 1))
-            if h >= limit { break }
+        node.forEachChild { _, c in
+            if h < limit { h = max(h, 1 + height(c, limit: limit - 1)) }
         }
         return h
     }
