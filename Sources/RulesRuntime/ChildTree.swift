@@ -5,11 +5,12 @@
 /// ``maxLeaf`` or ``maxInner`` slots each), so writing under a node with a million children
 /// costs about as much as under one with a hundred.
 ///
-/// Each tree node keeps its slots in its own allocation, after its header: a copy is one
-/// allocation. (Separate key, rank and child arrays were four allocations per copy, and each new
-/// array goes through the standard library's generic allocation path, which looks up runtime
-/// metadata on every call.) Slots are written only while a node is made, so nodes are shared
-/// freely between threads and between versions of a tree.
+/// Each tree node keeps its slots (a rank and a child each) in its own allocation, after its
+/// header, and its keys in a ``ChildKeys`` block: a copy that replaces one child shares the
+/// keys and is one allocation, with static class metadata (a new `Array` goes through the
+/// standard library's unspecialised allocation path, which looks up runtime metadata on every
+/// call). Slots and keys are written only while a node is made, so nodes are shared freely
+/// between threads and between versions of a tree.
 final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     /// Most slots in a leaf; a leaf that grows past it splits in two.
     static let maxLeaf = 32
