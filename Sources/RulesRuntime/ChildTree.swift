@@ -76,6 +76,29 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         return found ? tree.node(at: index) : nil
     }
 
+    /// Most levels a trail records (``find(_:trail:)``); a deeper tree (which would take
+    /// billions of children) is searched again instead.
+    static let maxTrail = 8
+
+    /// ``find(_:)``, writing the slot taken at each level, from the root down, to `trail` (room
+    /// for ``maxTrail``), so that a copy of the same path need not search again
+    /// (``settingRoot(_:_:trail:)``). When the key is not found, or the tree is deeper than
+    /// ``maxTrail``, `trail[0]` is -1: there is no trail to follow.
+    func find(_ probe: KeyProbe, trail: UnsafeMutablePointer<Int32>) -> DataNode? {
+        var tree = self
+        var depth = 0
+        while !tree.isLeaf {
+            let i = tree.subIndex(probe)
+            if depth < Self.maxTrail { trail[depth] = Int32(i) }
+            depth += 1
+            tree = tree.sub(at: i)
+        }
+        let (index, found) = tree.search(probe)
+        if depth < Self.maxTrail { trail[depth] = Int32(index) }
+        if !found || depth >= Self.maxTrail { trail[0] = -1 }
+        return found ? tree.node(at: index) : nil
+    }
+
     /// Calls `body` with each key and child in order.
     func forEach(_ body: (String, DataNode) -> Void) {
         withUnsafeMutablePointers { header, slots in
@@ -301,9 +324,16 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
 
     /// This subtree with the child at the probe's key set to `child` (nil removes it).
     func setting(_ probe: KeyProbe, _ child: DataNode?) -> Change {
+        setting(probe, child, trail: nil, depth: 0)
+    }
+
+    /// ``setting(_:_:)``, taking the slot at each level from `trail` (written by
+    /// ``find(_:trail:)`` for the same key in this tree, which found it) instead of searching;
+    /// `depth` is this node's level below the root.
+    private func setting(_ probe: KeyProbe, _ child: DataNode?, trail: UnsafePointer<Int32>?, depth: Int) -> Change {
         let n = slotCount
         if isLeaf {
-            let (index, found) = search(probe)
+            let (index, found) = trail.map { (Int($0[depth]), true) } ?? search(probe)
             if found {
                 let old = node(at: index)
                 guard let child else {
@@ -323,9 +353,9 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
             }
             return .one(inserting(slot, key: probe.key, at: index, entryCount: entryCount + 1, nodeCount: nodeCount + child.count))
         }
-        let i = subIndex(probe)
+        let i = trail.map { Int($0[depth]) } ?? subIndex(probe)
         let old = sub(at: i)
-        switch old.setting(probe, child) {
+        switch old.setting(probe, child, trail: trail, depth: depth + 1) {
         case .unchanged:
             return .unchanged
         case .one(let part):
@@ -349,11 +379,11 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         }
     }
 
-    /// The tree with the child at the probe's key set; nil when it became empty, `self` when
-    /// unchanged. A root left with one subtree is replaced by it, so the height shrinks as the
+    /// The tree with the child at the probe's key set (at the slots of `trail`, when given: see
+    /// ``setting(_:_:trail:depth:)``); nil when it became empty, `self` when unchanged. A root left with one subtree is replaced by it, so the height shrinks as the
     /// tree does.
-    func settingRoot(_ probe: KeyProbe, _ child: DataNode?) -> ChildTree? {
-        switch setting(probe, child) {
+    func settingRoot(_ probe: KeyProbe, _ child: DataNode?, trail: UnsafePointer<Int32>? = nil) -> ChildTree? {
+        switch setting(probe, child, trail: trail, depth: 0) {
         case .unchanged: return self
         case .emptied: return nil
         case .one(var root):

@@ -171,6 +171,15 @@ public final class DataNode: Sendable {
         return DataNode(children: updated, priority: priority)
     }
 
+    /// ``settingChild(_:to:)`` for a child that is there, at the slots of `trail` (see
+    /// ``ChildTree/find(_:trail:)``): no search, and no rank computed for the key.
+    func settingChild(_ key: String, to child: DataNode?, trail: UnsafePointer<Int32>) -> DataNode? {
+        guard let childTree else { return settingChild(key, to: child) }
+        guard let updated = childTree.settingRoot(KeyProbe(key, rank: KeyOrder.unknownRank), child, trail: trail) else { return nil }
+        if updated === childTree { return self }
+        return DataNode(children: updated, priority: priority)
+    }
+
     /// The tree with the node at `path` replaced by `node` (nil deletes it).
     ///
     /// Copies only the nodes on `path`; every other subtree of the result is the same object as
@@ -185,23 +194,35 @@ public final class DataNode: Sendable {
     /// The existing nodes on a path below `root`, into `path` (its contents replaced, its
     /// storage kept): `path[i]` is the node at `keys[0..<i]` (nil where nothing is stored), so
     /// `path[keys.count]` is the node at `keys`.
-    static func pathNodes(_ root: DataNode?, _ keys: [String], into path: inout [DataNode?]) {
+    ///
+    /// `trails` receives, for each level `i` below an existing node, where the child at
+    /// `keys[i]` is in that node's child tree: ``ChildTree/maxTrail`` slots from
+    /// `i * ChildTree.maxTrail`, as ``ChildTree/find(_:trail:)`` writes them, for
+    /// ``replacing(_:along:_:with:newPath:trails:)`` to follow.
+    static func pathNodes(_ root: DataNode?, _ keys: [String], into path: inout [DataNode?], trails: inout [Int32]) {
         path.clearKeepingCapacity()
         path.reserveCapacity(keys.count + 1)
+        let stride = ChildTree.maxTrail
+        if trails.count < keys.count * stride { trails = [Int32](repeating: -1, count: Swift.max(keys.count, 8) * stride) }
         var current = root
-        for key in keys {
-            path.append(current)
-            current = current?.child(key)
+        trails.withUnsafeMutableBufferPointer { trails in
+            for (level, key) in keys.enumerated() {
+                path.append(current)
+                let trail = trails.baseAddress! + level * stride
+                trail[0] = -1
+                current = current?.childTree?.find(KeyProbe(key), trail: trail)
+            }
         }
         path.append(current)
     }
 
     /// ``replacing(_:at:with:)`` with the path's existing nodes already looked up
-    /// (``pathNodes(_:_:into:)`` of the same root and non-empty keys), so a writer that also
-    /// needs the node being replaced searches each level once. `newPath` receives the nodes of
-    /// the result along the same path, in the same layout.
+    /// (``pathNodes(_:_:into:trails:)`` of the same root and non-empty keys), so a writer that
+    /// also needs the node being replaced searches each level once: where a child was found, its
+    /// copy follows the trail instead of searching again. `newPath` receives the nodes of the
+    /// result along the same path, in the same layout.
     static func replacing(_ root: DataNode?, along path: [DataNode?], _ keys: [String], with node: DataNode?,
-                          newPath: inout [DataNode?]) -> DataNode? {
+                          newPath: inout [DataNode?], trails: [Int32]) -> DataNode? {
         newPath.clearKeepingCapacity()
         newPath.reserveCapacity(path.count)
         // One by one: `append(contentsOf:)` copies optionals through the generic value witness.
@@ -214,7 +235,10 @@ public final class DataNode: Sendable {
         while level >= 0 {
             let key = keys[level]
             if let parent = path[level] {
-                let updated = parent.settingChild(key, to: replacement)
+                let updated = trails.withUnsafeBufferPointer { trails in
+                    let trail = trails.baseAddress! + level * ChildTree.maxTrail
+                    return trail[0] >= 0 ? parent.settingChild(key, to: replacement, trail: trail) : parent.settingChild(key, to: replacement)
+                }
                 if updated === parent { return root }
                 replacement = updated
             } else {

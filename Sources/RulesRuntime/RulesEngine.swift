@@ -85,6 +85,9 @@ struct Evaluator<T: Tracer> {
     /// written keys' first `i` (nil where nothing is stored).
     var oldPath: [DataNode?] = []
     var newPath: [DataNode?] = []
+    /// Where each level's child on the written path is in its parent's child tree (see
+    /// `DataNode.pathNodes(_:_:into:trails:)`); plain integers, never cleared.
+    var pathTrails: [Int32] = []
     var log: [RuleEvaluation] = []
     /// The evaluation that decided: the first that denied, or the one that granted.
     var decisive: Int?
@@ -289,7 +292,7 @@ struct Evaluator<T: Tracer> {
             do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title(), oldRoot, error.message) }
             let existing: DataNode?
             if single {
-                DataNode.pathNodes(oldRoot, keys, into: &oldPath)
+                DataNode.pathNodes(oldRoot, keys, into: &oldPath, trails: &pathTrails)
                 existing = oldPath[keys.count]
             } else {
                 // Only an increment needs the value it adds to.
@@ -300,7 +303,7 @@ struct Evaluator<T: Tracer> {
                 return reject(title(), oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
             }
             if single {
-                newRoot = DataNode.replacing(oldRoot, along: oldPath, keys, with: node, newPath: &newPath)
+                newRoot = DataNode.replacing(oldRoot, along: oldPath, keys, with: node, newPath: &newPath, trails: pathTrails)
             } else {
                 resolved.append((keys, node))
             }

@@ -95,11 +95,12 @@ import Testing
         let root = try Self.tree()
         var old: [DataNode?] = []
         var new: [DataNode?] = []
-        DataNode.pathNodes(root, keys, into: &old)
-        let result = DataNode.replacing(root, along: old, keys, with: node, newPath: &new)
+        var trails: [Int32] = []
+        DataNode.pathNodes(root, keys, into: &old, trails: &trails)
+        let result = DataNode.replacing(root, along: old, keys, with: node, newPath: &new, trails: trails)
         #expect(new.count == keys.count + 1)
         var expected: [DataNode?] = []
-        DataNode.pathNodes(result, keys, into: &expected)
+        DataNode.pathNodes(result, keys, into: &expected, trails: &trails)
         for i in 0...keys.count {
             #expect(new[i] === expected[i], "level \(i) of \(keys)")
         }

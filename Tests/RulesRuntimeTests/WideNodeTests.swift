@@ -133,4 +133,39 @@ import Testing
         #expect(tree.nodeCount == nodes)
         return (entries, nodes)
     }
+
+    /// A write copies its path following where the look-up found each child (the trail), not
+    /// searching again. Against the plain path copy, which searches: the same tree for random
+    /// replacements, removals and inserts two levels down in wide objects (three tree levels,
+    /// splits and emptied leaves), with the tree's invariants kept.
+    @Test(arguments: [21 as UInt64, 22])
+    func pathCopiesFollowingTheTrailMatchThePlainCopy(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed)
+        let outer = (0..<40).map { "o\($0)" }
+        let inner = (0..<3_000).map { i in i % 4 == 0 ? String(i) : "-NxAbCdEfGhIjKl\(i)" }
+        var root: DataNode? = DataNode.object(outer.prefix(3).map { o in
+            (o, DataNode.object(inner.prefix(1_500).map { ($0, Self.leaf(0)) })!)
+        })
+        var old: [DataNode?] = [], new: [DataNode?] = [], trails: [Int32] = []
+        for step in 1...4_000 {
+            let keys = [random.pick(outer), random.pick(inner)]
+            let node: DataNode? = random.below(3) == 0 ? nil : Self.leaf(step)
+            DataNode.pathNodes(root, keys, into: &old, trails: &trails)
+            let followed = DataNode.replacing(root, along: old, keys, with: node, newPath: &new, trails: trails)
+            let plain = DataNode.replacing(root, at: DataPath(keys: keys), with: node)
+            if let followed, let plain {
+                #expect(followed.isEqual(to: plain), "step \(step): \(keys)")
+            } else {
+                #expect(followed == nil && plain == nil, "step \(step): \(keys)")
+            }
+            root = followed
+        }
+        var depths = Set<Int>()
+        for o in outer {
+            guard let tree = root?.child(o)?.childTree else { continue }
+            _ = try Self.check(tree, depth: 0, isRoot: true, leafDepths: &depths)
+            #expect(depths.count == 1)
+            depths = []
+        }
+    }
 }
