@@ -180,6 +180,7 @@ struct Evaluator<T: Tracer> {
             let base: DataPath
             do { base = try DataPath(validating: path) } catch { return reject("update \(path)", root, error.message) }
             var entries: [([String], DataInput)] = []
+            entries.reserveCapacity(values.count)
             for (rel, v) in values {
                 do {
                     let r = try DataPath(validating: rel)
@@ -317,6 +318,7 @@ struct Evaluator<T: Tracer> {
         // (the same key bytes down to its depth) is not validated again. Comparing the few keys
         // costs less than hashing every ancestor path into a set.
         var validatedEntries: [Int] = []
+        if entries.count > 1 { validatedEntries.reserveCapacity(entries.count) }
 
         for (entryIndex, (keys, _)) in entries.enumerated() {
             // 2. Permission: `.write` from the root down to the written path, any true grants.
@@ -548,7 +550,7 @@ struct Evaluator<T: Tracer> {
             var same = true
             var i = 0
             while i < depth {
-                if KeyOrder.compare(other[i], keys[i]) != 0 { same = false; break }
+                if !KeyOrder.sameBytes(other[i], keys[i]) { same = false; break }
                 i += 1
             }
             if same { return true }
