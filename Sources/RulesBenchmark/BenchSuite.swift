@@ -132,10 +132,11 @@ public struct BenchSuite: Sendable {
         var medians: [[Double]] = []
         var names: [String] = []
         var smallest: BlogDatabase?
+        var largest: BlogDatabase?
         for size in sizes where Self.blogOperations(BlogDatabase(nodes: 12)).contains(where: { selected("blog, \(Self.power(size))", $0.name) }) {
             progress("build a blog database of \(size) nodes")
             let db = BlogDatabase(nodes: size)
-            if smallest == nil { smallest = db }
+            if smallest == nil { smallest = db } else { largest = db }
             let root: DataNode? = db.root
             let group = "blog, \(Self.power(size)) nodes (\(db.root.count) nodes, \(db.postCount) posts)"
             var row: [Double] = []
@@ -166,7 +167,32 @@ public struct BenchSuite: Sendable {
                                        note: "ratios " + ratios.joined(separator: " / ")))
             }
         }
+        if let small = smallest, let large = largest, let first = sizes.first, let last = sizes.last {
+            out += alternatingSizeCases(engine, (first, small), (last, large), progress)
+        }
         if let db = smallest, selected("native", "") { out += nativeCases(engine, db, progress) }
+        return out
+    }
+
+    /// Each blog operation on the smallest and the largest database, in alternating rounds: the
+    /// ratio of the sizes' times with the machine's drift during the run cancelled (the
+    /// per-size medians above come from runs minutes apart).
+    private func alternatingSizeCases(_ engine: RulesEngine, _ smallest: (size: Int, db: BlogDatabase),
+                                      _ largest: (size: Int, db: BlogDatabase), _ progress: (String) -> Void) -> [SuiteResult] {
+        let small = smallest.db, large = largest.db
+        let group = "database size, alternating rounds: \(Self.power(largest.size)) / \(Self.power(smallest.size))"
+        var out: [SuiteResult] = []
+        let operations = zip(Self.blogOperations(small), Self.blogOperations(large))
+        for (a, b) in operations where selected("blog, \(Self.power(smallest.size))", a.name) {
+            progress("\(group): \(a.name)")
+            var scratchA = DecisionScratch(), scratchB = DecisionScratch()
+            let rootA: DataNode? = small.root, rootB: DataNode? = large.root
+            let (_, large, ratios) = timer.measureAlternating(
+                { engine.decide(a.op, on: rootA, auth: a.auth, now: Self.now, scratch: &scratchA) },
+                { engine.decide(b.op, on: rootB, auth: b.auth, now: Self.now, scratch: &scratchB) })
+            out.append(SuiteResult(group: group, name: b.name, stats: large,
+                                   note: "ratio \(Self.fixed(ratios.median)) (±\(BenchReport.fixed(ratios.spreadPercent, 1))%)"))
+        }
         return out
     }
 

@@ -23,21 +23,9 @@ public struct BenchTimer: Sendable {
     /// Measures `body`, which performs one operation and returns something to keep alive.
     public func measure<R>(_ body: () -> R) -> BenchStatistics {
         let clock = ContinuousClock()
-        var iterations = fixedIterations ?? 1
-        if fixedIterations == nil {
-            // Warm-up and calibration in one: double until a batch takes a quarter of a round,
-            // then scale the batch to a whole round.
-            var elapsed = Duration.zero
-            while true {
-                elapsed = clock.measure { for _ in 0..<iterations { blackHole(body()) } }
-                if elapsed * 4 >= roundTime || iterations >= 1 << 26 { break }
-                iterations *= 2
-            }
-            let scale = Self.nanoseconds(roundTime) / Swift.max(Self.nanoseconds(elapsed), 1)
-            iterations = Swift.min(Swift.max(Int(Double(iterations) * scale), 1), 1 << 28)
-        } else {
-            blackHole(body())
-        }
+        // Warm-up and calibration in one: double until a batch takes a quarter of a round, then
+        // scale the batch to a whole round.
+        let iterations = calibratedIterations(body, clock)
         var samples: [Double] = []
         samples.reserveCapacity(rounds)
         for _ in 0..<rounds {
@@ -45,6 +33,43 @@ public struct BenchTimer: Sendable {
             samples.append(Self.nanoseconds(t) / Double(iterations))
         }
         return BenchStatistics(samples: samples, iterations: iterations)
+    }
+
+    /// Measures two bodies in alternating rounds, each calibrated (and warmed up) on its own
+    /// first, so that a change in the machine's speed during the run affects both alike. Returns
+    /// each one's statistics and the per-round ratios of the second to the first (each ratio
+    /// compares two neighbouring rounds).
+    public func measureAlternating<R>(_ first: () -> R, _ second: () -> R) -> (first: BenchStatistics, second: BenchStatistics, ratios: BenchStatistics) {
+        let clock = ContinuousClock()
+        let counts = [calibratedIterations(first, clock), calibratedIterations(second, clock)]
+        var a: [Double] = [], b: [Double] = [], ratios: [Double] = []
+        for _ in 0..<rounds {
+            let ta = clock.measure { for _ in 0..<counts[0] { blackHole(first()) } }
+            let tb = clock.measure { for _ in 0..<counts[1] { blackHole(second()) } }
+            a.append(Self.nanoseconds(ta) / Double(counts[0]))
+            b.append(Self.nanoseconds(tb) / Double(counts[1]))
+            ratios.append(b[b.count - 1] / Swift.max(a[a.count - 1], 1e-9))
+        }
+        return (BenchStatistics(samples: a, iterations: counts[0]), BenchStatistics(samples: b, iterations: counts[1]),
+                BenchStatistics(samples: ratios, iterations: rounds))
+    }
+
+    /// Operations per round for `body`: the fixed count, or the calibration of ``measure(_:)``
+    /// (which also warms it up).
+    private func calibratedIterations<R>(_ body: () -> R, _ clock: ContinuousClock) -> Int {
+        if let fixedIterations {
+            blackHole(body())
+            return fixedIterations
+        }
+        var iterations = 1
+        while true {
+            let elapsed = clock.measure { for _ in 0..<iterations { blackHole(body()) } }
+            if elapsed * 4 >= roundTime || iterations >= 1 << 26 {
+                let scale = Self.nanoseconds(roundTime) / Swift.max(Self.nanoseconds(elapsed), 1)
+                return Swift.min(Swift.max(Int(Double(iterations) * scale), 1), 1 << 28)
+            }
+            iterations *= 2
+        }
     }
 
     /// Heap allocations per call of `body`, measured over `calls` calls after one warm-up call;

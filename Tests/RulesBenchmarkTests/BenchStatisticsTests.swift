@@ -32,4 +32,16 @@ import Testing
         #expect(calls == 13)
         #expect(s.iterations == 4 && s.rounds == 3)
     }
+
+    /// Alternating rounds: each body is warmed up once and then runs its rounds, the two taking
+    /// turns, and there is one ratio per pair of rounds.
+    @Test func alternatingRoundsTakeTurns() {
+        var order: [Character] = []
+        let timer = BenchTimer(roundTime: .zero, rounds: 3, fixedIterations: 2)
+        let (a, b, ratios) = timer.measureAlternating({ order.append("a"); return 0 }, { order.append("b"); return 1 })
+        #expect(String(order) == "ab" + "aabb" + "aabb" + "aabb")
+        #expect(a.rounds == 3 && b.rounds == 3 && ratios.rounds == 3)
+        #expect(a.iterations == 2 && b.iterations == 2)
+        #expect(ratios.median > 0)
+    }
 }

@@ -50,13 +50,16 @@ import Testing
         let output = BenchCLI.run(options)
         #expect(output.exitCode == 0, "\(output.stderr)")
         let suite = try #require(output.report?.suite)
-        // Two sizes of the read, the plain-API read at the first size, and the size ratio.
-        #expect(suite.count == 4)
+        // Two sizes of the read, the plain-API read at the first size, the size ratio of the
+        // medians, and the ratio from alternating rounds on the smallest and largest database.
+        #expect(suite.count == 5)
         #expect(suite.allSatisfy { $0.name.contains("read") })
-        #expect(suite.last?.note?.hasPrefix("ratios 1.00 / ") == true)
+        #expect(suite[3].note?.hasPrefix("ratios 1.00 / ") == true)
+        #expect(suite[4].group == "database size, alternating rounds: 240 / 120")
+        #expect(suite[4].note?.hasPrefix("ratio ") == true)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         let items = try #require(json["suite"] as? [[String: Any]])
-        #expect(items.count == 4)
+        #expect(items.count == 5)
         #expect(items.allSatisfy { $0["group"] is String && $0["name"] is String && $0["nsPerOp"] != nil })
         // Allocations are counted per process, so other tests running in parallel would show
         // up in the figure: check only that it is reported when the counter works.
