@@ -3,8 +3,8 @@
 ///
 /// A write builds a new tree that **shares** every subtree it does not touch with the old one:
 /// ``replacing(_:at:with:)`` copies only the nodes on the written path (and, in each, the
-/// ``ChildTree`` nodes that lead to the written child). `null` and `{}` are never stored: absence is `nil`, and an object that loses
-/// its last child disappears.
+/// ``ChildTree`` nodes that lead to the written child). `null` and `{}` are never stored:
+/// absence is `nil`, and an object that loses its last child disappears.
 ///
 /// Trees are expected to be shallow (the database allows 31 levels); very deep trees built by
 /// hand are supported but are freed recursively.

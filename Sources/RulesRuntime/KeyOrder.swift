@@ -124,8 +124,8 @@ public enum KeyOrder {
     static let unknownRank = KeyRank.unknown
 
     /// Three-way ``KeyOrder`` comparison of keys with their ranks (``rank(bytes:)``): the ranks
-    /// decide unless they are equal; then integer keys are the same key, and other keys are
-    /// compared by their bytes.
+    /// decide unless they are equal; then a rank that decides equality (an integer key, a key
+    /// of up to 15 bytes) means the same key, and other keys are compared by their bytes.
     static func compare(_ a: String, rank ra: KeyRank, _ b: String, rank rb: KeyRank) -> Int {
         if ra != rb { return ra < rb ? -1 : 1 }
         if ra.decidesEquality { return 0 }

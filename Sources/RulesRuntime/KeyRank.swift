@@ -7,8 +7,9 @@
 ///   length from 16 up counted as one. So a key of up to 15 bytes has a rank of its own, and
 ///   equal ranks are the same key; keys longer than that share a rank when their first 15
 ///   bytes agree, and their bytes decide.
-/// - A key whose first four bytes are zero, which no stored key can have but a hand-built tree
-///   may, gets the lowest string rank with the rest ignored, and its bytes always decide.
+/// - A key whose first eight bytes, as a big-endian number, are at most 2^32 (it begins with
+///   three zero bytes, which no stored key can have but a hand-built tree may) gets the lowest
+///   string rank with the rest ignored, and its bytes always decide.
 struct KeyRank: Comparable, Hashable, Sendable {
     /// The integer value, offset to be unsigned, below ``KeyOrder/firstStringRank``; or the
     /// first eight bytes, big-endian.
