@@ -88,6 +88,10 @@ struct Evaluator<T: Tracer> {
     /// Where each level's child on the written path is in its parent's child tree (see
     /// `DataNode.pathNodes(_:_:into:trails:)`); plain integers, never cleared.
     var pathTrails: [Int32] = []
+    /// A set's or delete's keys and its one write entry, their storage kept between decisions
+    /// (see `single(_:_:)`).
+    var singleKeys: [String] = []
+    var singleEntry: [([String], DataInput)] = []
     var log: [RuleEvaluation] = []
     /// The evaluation that decided: the first that denied, or the one that granted.
     var decisive: Int?
@@ -121,6 +125,7 @@ struct Evaluator<T: Tracer> {
         chain.clearKeepingCapacity()
         oldPath.clearKeepingCapacity()
         newPath.clearKeepingCapacity()
+        singleEntry.clearKeepingCapacity()
         // `log` and `decisive` stay empty: this evaluator never explains.
         return decision
     }
@@ -157,11 +162,19 @@ struct Evaluator<T: Tracer> {
             return finish("read \(Self.display(bytes, bounds, levels))", ok, root,
                           ok ? nil : "no .read rule on \(Self.display(bytes, bounds, levels)) or above it granted the read")
         case .set(let path, let value):
+            if single(path, value) {
+                let keys = singleKeys
+                return write("set \(DataPath(keys: keys))", singleEntry, root)
+            }
             do {
                 let p = try DataPath(validating: path)
                 return write("set \(p)", [(p.keys, value)], root)
             } catch { return reject("set \(path)", root, error.message) }
         case .delete(let path):
+            if single(path, .null) {
+                let keys = singleKeys
+                return write("delete \(DataPath(keys: keys))", singleEntry, root)
+            }
             do {
                 let p = try DataPath(validating: path)
                 return write("delete \(p)", [(p.keys, .null)], root)
@@ -275,6 +288,18 @@ struct Evaluator<T: Tracer> {
     }
 
     // MARK: - Writes
+
+    /// Splits a plainly valid path into `singleKeys` and makes `singleEntry` the one write of
+    /// `value` there, both in the storage kept from the last decision (no arrays allocated);
+    /// false for any other path, which the validating parser then reports or normalises.
+    private mutating func single(_ path: String, _ value: DataInput) -> Bool {
+        // Emptied first, so that `singleKeys` is not shared with the last entry and is written in
+        // place.
+        singleEntry.clearKeepingCapacity()
+        guard DataPath.splitValidKeys(path, into: &singleKeys) else { return false }
+        singleEntry.append((singleKeys, value))
+        return true
+    }
 
     private mutating func write(_ title: @autoclosure () -> String, _ entries: [([String], DataInput)], _ oldRoot: DataNode?) -> Decision {
         if !query.isPlain { query = QueryParameters() }
