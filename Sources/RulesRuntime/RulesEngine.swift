@@ -92,6 +92,10 @@ struct Evaluator<T: Tracer> {
     /// (see `single(_:_:)`).
     var singleKeys: [String] = []
     var singleEntry: [([String], DataInput)] = []
+    /// An update's entries, and the keys of each of its paths when it is at the root, their
+    /// storage kept between decisions.
+    var updateKeys: [[String]] = []
+    var updateEntries: [([String], DataInput)] = []
     var log: [RuleEvaluation] = []
     /// The evaluation that decided: the first that denied, or the one that granted.
     var decisive: Int?
@@ -126,6 +130,7 @@ struct Evaluator<T: Tracer> {
         oldPath.clearKeepingCapacity()
         newPath.clearKeepingCapacity()
         singleEntry.clearKeepingCapacity()
+        updateEntries.clearKeepingCapacity()
         // `log` and `decisive` stay empty: this evaluator never explains.
         return decision
     }
@@ -192,25 +197,31 @@ struct Evaluator<T: Tracer> {
         case .update(let path, let values):
             let base: DataPath
             do { base = try DataPath(validating: path) } catch { return reject("update \(path)", root, error.message) }
-            var entries: [([String], DataInput)] = []
-            entries.reserveCapacity(values.count)
-            for (rel, v) in values {
+            // The entries, and (for an update at the root) their keys, in storage kept from the
+            // last decision; emptied first, so that the kept key arrays are not shared.
+            updateEntries.clearKeepingCapacity()
+            for (index, (rel, v)) in values.enumerated() {
                 do {
-                    let r = try DataPath(validating: rel)
-                    // Most updates are at the root: no concatenation (and no copy) needed.
-                    let keys = base.keys.isEmpty ? r.keys : base.keys + r.keys
+                    let keys: [String]
+                    if base.keys.isEmpty {
+                        // Most updates are at the root: the keys are the relative path's.
+                        if index == updateKeys.count { updateKeys.append([]) }
+                        keys = DataPath.splitValidKeys(rel, into: &updateKeys[index]) ? updateKeys[index] : try DataPath(validating: rel).keys
+                    } else {
+                        keys = base.keys + (try DataPath(validating: rel).keys)
+                    }
                     if keys.count >= DataLimits.maxDepth {
                         return reject("update \(base)", root, "Path \(display(keys)) is too deep: \(keys.count) levels (the limit is \(DataLimits.maxDepth - 1)).")
                     }
-                    entries.append((keys, v))
+                    updateEntries.append((keys, v))
                 } catch {
                     return reject("update \(base)", root, "Invalid update path '\(rel)': \(error.message)")
                 }
             }
-            if let overlap = Self.overlap(entries.map(\.0)) {
+            if let overlap = Self.overlap(updateEntries) {
                 return reject("update \(base)", root, "Update paths overlap: \(display(overlap.0)) and \(display(overlap.1)).")
             }
-            return write("update \(base)", entries, root)
+            return write("update \(base)", updateEntries, root)
         }
     }
 
@@ -545,20 +556,20 @@ struct Evaluator<T: Tracer> {
     ///
     /// Keys compare by their bytes (``KeyOrder``), as the database stores them: Swift's `String`
     /// comparison would call "é" and "e\u{301}" the same key.
-    static func overlap(_ paths: [[String]]) -> ([String], [String])? {
+    static func overlap(_ entries: [([String], DataInput)]) -> ([String], [String])? {
         // A few paths (most updates) are compared pair by pair, without sorting; only when two
         // overlap is the sorted pass below run, to name the same pair for any number of paths.
-        if paths.count <= 16 {
+        if entries.count <= 16 {
             var any = false
-            for i in paths.indices where !any {
-                for j in paths.indices where j > i {
-                    let a = DataPath(keys: paths[i]), b = DataPath(keys: paths[j])
+            for i in entries.indices where !any {
+                for j in entries.indices where j > i {
+                    let a = DataPath(keys: entries[i].0), b = DataPath(keys: entries[j].0)
                     if a.isPrefix(of: b) || b.isPrefix(of: a) { any = true; break }
                 }
             }
             if !any { return nil }
         }
-        let sorted = paths.sorted { $0.lexicographicallyPrecedes($1) { KeyOrder.compare($0, $1) < 0 } }
+        let sorted = entries.map(\.0).sorted { $0.lexicographicallyPrecedes($1) { KeyOrder.compare($0, $1) < 0 } }
         for i in sorted.indices.dropFirst() {
             let a = sorted[i - 1], b = sorted[i]
             if DataPath(keys: a).isPrefix(of: DataPath(keys: b)) { return (a, b) }
