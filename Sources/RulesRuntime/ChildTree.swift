@@ -380,8 +380,8 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     }
 
     /// The tree with the child at the probe's key set (at the slots of `trail`, when given: see
-    /// ``setting(_:_:trail:depth:)``); nil when it became empty, `self` when unchanged. A root left with one subtree is replaced by it, so the height shrinks as the
-    /// tree does.
+    /// ``setting(_:_:trail:depth:)``); nil when it became empty, `self` when unchanged. A root
+    /// left with one subtree is replaced by it, so the height shrinks as the tree does.
     func settingRoot(_ probe: KeyProbe, _ child: DataNode?, trail: UnsafePointer<Int32>? = nil) -> ChildTree? {
         switch setting(probe, child, trail: trail, depth: 0) {
         case .unchanged: return self

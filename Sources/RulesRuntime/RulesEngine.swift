@@ -92,9 +92,12 @@ struct Evaluator<T: Tracer> {
     /// (see `single(_:_:)`).
     var singleKeys: [String] = []
     var singleEntry: [([String], DataInput)] = []
-    /// An update's entries, and the keys of each of its paths when it is at the root, their
-    /// storage kept between decisions.
+    /// An update's entries, and the keys of each of its first ``keptUpdatePaths`` paths when it
+    /// is at the root, their storage kept between decisions.
     var updateKeys: [[String]] = []
+    /// How many update paths keep their key arrays in the scratch: enough for the updates that
+    /// apps send, without one huge update leaving thousands of arrays behind.
+    static var keptUpdatePaths: Int { 32 }
     var updateEntries: [([String], DataInput)] = []
     var log: [RuleEvaluation] = []
     /// The evaluation that decided: the first that denied, or the one that granted.
@@ -203,10 +206,12 @@ struct Evaluator<T: Tracer> {
             for (index, (rel, v)) in values.enumerated() {
                 do {
                     let keys: [String]
-                    if base.keys.isEmpty {
+                    if base.keys.isEmpty && index < Self.keptUpdatePaths {
                         // Most updates are at the root: the keys are the relative path's.
                         if index == updateKeys.count { updateKeys.append([]) }
                         keys = DataPath.splitValidKeys(rel, into: &updateKeys[index]) ? updateKeys[index] : try DataPath(validating: rel).keys
+                    } else if base.keys.isEmpty {
+                        keys = try DataPath(validating: rel).keys
                     } else {
                         keys = base.keys + (try DataPath(validating: rel).keys)
                     }

@@ -37,6 +37,15 @@ import Testing
         (.delete(path: "/users/a"), .user(uid: "a")),
         (.push(path: "/rooms/r1/members", value: true, key: "a"), .user(uid: "a")),
         (.read(path: "/users/a"), .user(uid: "a")),
+        // Sets, deletes and root updates keep their keys and entries in the scratch: odd
+        // spellings, invalid paths, and updates with more paths than it keeps key arrays for.
+        (.set(path: "users/a/name/", value: "Al"), .user(uid: "a")),
+        (.set(path: "/users/a$/name", value: "Al"), .user(uid: "a")),
+        (.delete(path: "/users//a"), .user(uid: "a")),
+        (.update(path: "/", values: (0..<40).map { ("rooms/r\($0)/members/a", true) }), .user(uid: "a")),
+        (.update(path: "/", values: (0..<40).map { ("rooms/r\($0)/members/\($0 == 39 ? "b" : "a")", true) }), .user(uid: "a")),
+        (.update(path: "/", values: [("users/a/name", "A"), ("users/a/na#me", "B")]), .user(uid: "a")),
+        (.update(path: "/", values: [("users/a/name", "C")]), .user(uid: "a")),
     ]
 
     @Test func reusedScratchDecidesAsAFreshEvaluation() throws {
