@@ -176,7 +176,7 @@ public struct BenchSuite: Sendable {
 
     /// Each blog operation on the smallest and the largest database, in alternating rounds: the
     /// ratio of the sizes' times with the machine's drift during the run cancelled (the
-    /// per-size medians above come from runs minutes apart).
+    /// per-size medians above are measured seconds to minutes apart).
     private func alternatingSizeCases(_ engine: RulesEngine, _ smallest: (size: Int, db: BlogDatabase),
                                       _ largest: (size: Int, db: BlogDatabase), _ progress: (String) -> Void) -> [SuiteResult] {
         let small = smallest.db, large = largest.db
@@ -187,10 +187,10 @@ public struct BenchSuite: Sendable {
             progress("\(group): \(a.name)")
             var scratchA = DecisionScratch(), scratchB = DecisionScratch()
             let rootA: DataNode? = small.root, rootB: DataNode? = large.root
-            let (_, large, ratios) = timer.measureAlternating(
+            let (_, largeStats, ratios) = timer.measureAlternating(
                 { engine.decide(a.op, on: rootA, auth: a.auth, now: Self.now, scratch: &scratchA) },
                 { engine.decide(b.op, on: rootB, auth: b.auth, now: Self.now, scratch: &scratchB) })
-            out.append(SuiteResult(group: group, name: b.name, stats: large,
+            out.append(SuiteResult(group: group, name: b.name, stats: largeStats,
                                    note: "ratio \(Self.fixed(ratios.median)) (±\(BenchReport.fixed(ratios.spreadPercent, 1))%)"))
         }
         return out

@@ -6,10 +6,10 @@ final class ChildKeys: ManagedBuffer<Int, String> {
         _ = withUnsafeMutablePointers { count, keys in keys.deinitialize(count: count.pointee) }
     }
 
-    /// Keys of which `fill` initialises the first `count`.
+    /// Keys of which `fill` initialises the first `count` (room for `capacity`, when given).
     @inline(__always)
-    static func make(count: Int, _ fill: (UnsafeMutablePointer<String>) -> Void) -> ChildKeys {
-        let keys = unsafeDowncast(create(minimumCapacity: count) { _ in 0 }, to: ChildKeys.self)
+    static func make(count: Int, capacity: Int? = nil, _ fill: (UnsafeMutablePointer<String>) -> Void) -> ChildKeys {
+        let keys = unsafeDowncast(create(minimumCapacity: capacity ?? count) { _ in 0 }, to: ChildKeys.self)
         keys.withUnsafeMutablePointers { stored, to in
             fill(to)
             stored.pointee = count

@@ -141,7 +141,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     /// `capacity` of them), its counts summed from them.
     @inline(__always)
     private static func make(leaf: Bool, capacity: Int, _ fill: ((String, ChildSlot) -> Void) -> Void) -> ChildTree {
-        let block = unsafeDowncast(ChildKeys.create(minimumCapacity: capacity) { _ in 0 }, to: ChildKeys.self)
+        let block = ChildKeys.make(count: 0, capacity: capacity) { _ in }
         let tree = make(leaf: leaf, keys: block, count: 0, capacity: capacity, entryCount: 0, nodeCount: 0) { _ in }
         block.withUnsafeMutablePointers { keyCount, keyTo in
             tree.withUnsafeMutablePointers { header, to in
@@ -151,8 +151,6 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
                     (keyTo + n).initialize(to: key)
                     (to + n).initialize(to: slot)
                     n += 1
-                    keyCount.pointee = n
-                    header.pointee.count = n
                     if leaf {
                         entries += 1
                         nodes += unsafeDowncast(slot.child, to: DataNode.self).count
@@ -162,6 +160,8 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
                         nodes += sub.nodeCount
                     }
                 }
+                keyCount.pointee = n
+                header.pointee.count = n
                 header.pointee.entryCount = entries
                 header.pointee.nodeCount = nodes
             }
@@ -322,14 +322,10 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         case split(ChildTree, ChildTree)
     }
 
-    /// This subtree with the child at the probe's key set to `child` (nil removes it).
-    func setting(_ probe: KeyProbe, _ child: DataNode?) -> Change {
-        setting(probe, child, trail: nil, depth: 0)
-    }
-
-    /// ``setting(_:_:)``, taking the slot at each level from `trail` (written by
-    /// ``find(_:trail:)`` for the same key in this tree, which found it) instead of searching;
-    /// `depth` is this node's level below the root.
+    /// This subtree with the child at the probe's key set to `child` (nil removes it). With a
+    /// `trail` (written by ``find(_:trail:)`` for the same key in this tree, which found it),
+    /// the slot at each level is taken from it instead of searched for; `depth` is this node's
+    /// level below the root.
     private func setting(_ probe: KeyProbe, _ child: DataNode?, trail: UnsafePointer<Int32>?, depth: Int) -> Change {
         let n = slotCount
         if isLeaf {
@@ -433,10 +429,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         if count == 0 { return nil }
         if count <= Self.maxLeaf { return merged }
         // Too many for one leaf: built as a tree (rare; an update that adds many children).
-        var keys: [String] = [], ranks: [KeyRank] = [], nodes: [DataNode] = []
-        merged.forEach { key, node in keys.append(key); nodes.append(node) }
-        for i in 0..<count { ranks.append(merged.rank(at: i)) }
-        return Self.build(keys: keys, ranks: ranks, nodes: nodes)
+        return Self.build(count: count) { merged.entry($0) }
     }
 }
 

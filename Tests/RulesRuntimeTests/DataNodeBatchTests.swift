@@ -30,6 +30,8 @@ import Testing
         ("ancestor first, then below it", [(["a"], leaf(1)), (["a", "x"], leaf(2))]),
         ("same path twice", [(["n"], leaf(1)), (["b"], nil), (["n"], leaf(2))]),
         ("wide new parent", (0..<40).map { (["w", "k\($0)"], leaf(Double($0))) } + [(["a", "b"], leaf(9))]),
+        // An existing one-leaf object merging more children than a leaf holds.
+        ("narrow parent grows past a leaf", (0..<40).map { (["a", "k\($0)"], leaf(Double($0))) } + [(["a", "b"], nil)]),
     ]
 
     @Test(arguments: cases.indices)
