@@ -227,6 +227,16 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         (keys[i], withUnsafeMutablePointerToElements { $0[i] })
     }
 
+    /// Appends the keys and slots of every leaf below, in order.
+    private func collectEntries(into entries: inout [(key: String, slot: ChildSlot)]) {
+        let n = slotCount
+        if isLeaf {
+            for i in 0..<n { entries.append(entry(i)) }
+        } else {
+            for i in 0..<n { sub(at: i).collectEntries(into: &entries) }
+        }
+    }
+
     /// The key and slot that point at this subtree from its parent.
     private var entryForParent: (key: String, slot: ChildSlot) {
         (keys[0], ChildSlot(rank: rank(at: 0), child: self))
@@ -384,6 +394,14 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         case .emptied: return nil
         case .one(var root):
             while !root.isLeaf && root.slotCount == 1 { root = root.sub(at: 0) }
+            // Removals leave small leaves behind (leaves are not merged): a tree whose children
+            // fit in half a leaf becomes one leaf again, so its searches take one step.
+            if !root.isLeaf && root.entryCount <= Self.maxLeaf / 2 {
+                var entries: [(key: String, slot: ChildSlot)] = []
+                entries.reserveCapacity(root.entryCount)
+                root.collectEntries(into: &entries)
+                return Self.build(count: entries.count) { entries[$0] }
+            }
             return root
         case .split(let first, let second):
             return Self.make(leaf: false, count: 2) { $0 == 0 ? first.entryForParent : second.entryForParent }

@@ -3,8 +3,8 @@ import Testing
 
 @testable import RulesRuntime
 
-/// Objects with more children than fit in one flat array use a persistent B+ tree
-/// (``ChildTree``); they must behave exactly like flat ones.
+/// Objects with more children than fit in one child-tree leaf get inner levels above their
+/// leaves (``ChildTree``); they must behave exactly like one-leaf ones.
 @Suite struct WideNodeTests {
     static func leaf(_ n: Int) -> DataNode { DataNode(leaf: .number(Double(n))) }
 
@@ -44,7 +44,7 @@ import Testing
         }
     }
 
-    @Test func wideObjectsCompareAndExportLikeFlatOnes() throws {
+    @Test func wideObjectsCompareAndExportLikeNarrowOnes() throws {
         let pairs = (0..<1_000).map { ("c\($0)", Self.leaf($0)) }
         let wide = try #require(DataNode.object(pairs))
         #expect(wide.childCount == 1_000)
@@ -55,11 +55,12 @@ import Testing
         #expect(try #require(built).isEqual(to: wide))
         #expect(built?.exportJSON() == wide.exportJSON())
         #expect(wide.exportJSON().hasPrefix(#"{"c0":0,"c1":1,"c10":10,"#))
-        // Removing all but a few children makes it flat again, with the same answers.
+        // Removing all but a few children shrinks it back to one leaf, with the same answers.
         var shrinking: DataNode? = wide
         for i in 3..<1_000 { shrinking = shrinking?.settingChild("c\(i)", to: nil) }
         #expect(shrinking?.keys == ["c0", "c1", "c2"])
         #expect(shrinking?.count == 4)
+        #expect(shrinking?.childTree?.isLeaf == true)
         for i in 0..<1_000 { shrinking = shrinking?.settingChild("c\(i)", to: nil) }
         #expect(shrinking == nil)
     }
@@ -109,7 +110,10 @@ import Testing
         let n = tree.slotCount
         try #require(n >= 1)
         #expect(n <= (tree.isLeaf ? ChildTree.maxLeaf : ChildTree.maxInner))
-        if isRoot && !tree.isLeaf { #expect(n >= 2, "an inner root with one subtree") }
+        if isRoot && !tree.isLeaf {
+            #expect(n >= 2, "an inner root with one subtree")
+            #expect(tree.entryCount > ChildTree.maxLeaf / 2, "an inner root over children that fit in half a leaf")
+        }
         for i in 0..<n {
             #expect(tree.rank(at: i) == KeyOrder.rank(tree.key(at: i)))
             if i > 0 { #expect(KeyOrder.compare(tree.key(at: i - 1), tree.key(at: i)) < 0) }
