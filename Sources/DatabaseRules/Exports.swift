@@ -5,3 +5,6 @@
 @_exported import struct RulesCompiler.CompilationResult
 @_exported import class RulesCompiler.CompiledRuleset
 @_exported import enum RulesCompiler.RuleKind
+@_exported import struct RulesCompiler.LintFinding
+@_exported import struct RulesCompiler.LintConfiguration
+@_exported import enum RulesCompiler.LintCode

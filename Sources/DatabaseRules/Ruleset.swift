@@ -18,6 +18,43 @@ public struct Ruleset: Sendable {
     /// Warnings found while compiling (errors make compilation throw).
     public var warnings: [Diagnostic] { compiled.diagnostics }
 
+    /// Rules that compile but are probably wrong (public access, shadowed rules, impossible
+    /// conditions, …): the findings `rules check` reports, with the default selection of lints
+    /// unless another is given. See `docs/lints.md`.
+    public func lintFindings(configuration: LintConfiguration = .default) -> [LintFinding] {
+        Linter.lint(compiled.tree, file: compiled.file, configuration: configuration)
+    }
+
+    /// The `.indexOn` entries of the rule that matches a data path (literal keys before
+    /// `$wildcards`, as the rules are matched); empty when no rule node matches or it has none.
+    /// `".value"` stands for an index on the children's values.
+    public func indexOn(at path: [String]) -> [String] {
+        let nodes = compiled.nodes
+        guard !nodes.isEmpty else { return [] }
+        var index = 0
+        for key in path {
+            let node = nodes[index]
+            if let literal = node.literals[key] {
+                index = Int(literal)
+            } else if node.wildcard >= 0 {
+                index = Int(node.wildcard)
+            } else {
+                return []
+            }
+        }
+        return nodes[index].indexOn
+    }
+
+    /// Rules that allow every read and write and validate nothing: what an administrator's
+    /// requests are decided with (limits, key checks and server values still apply).
+    public static let open: Ruleset = {
+        do {
+            return try Ruleset(source: #"{"rules": {".read": true, ".write": true}}"#, path: "<open rules>")
+        } catch {
+            preconditionFailure("the open rules compile: \(error)")
+        }
+    }()
+
     /// Compiles rules from text. Throws ``RulesError`` with every diagnostic when there are errors.
     public init(source: String, path: String = "database.rules.json") throws(RulesError) {
         try self.init(file: SourceFile(path: path, text: source))

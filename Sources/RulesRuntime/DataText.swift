@@ -1,12 +1,12 @@
 /// Text formatting shared by the data model's messages and JSON export.
-enum DataText {
+public enum DataText {
     /// The most characters of a key or string shown in a message before it is cut with "…".
     static let shownCharacters = 40
     /// The most characters of a path shown in a message.
     static let shownPathCharacters = 120
 
     /// `s` as a JSON string literal: quotes, `\"`, `\\` and control characters escaped.
-    static func jsonQuoted(_ s: String) -> String {
+    public static func jsonQuoted(_ s: String) -> String {
         var out = "\""
         out.reserveCapacity(s.utf8.count + 2)
         appendJSONEscaped(s, to: &out)
@@ -78,7 +78,7 @@ enum DataText {
     /// A number as JSON text: integers without a fraction (`1`, not `1.0`), `-0` as `0`, other
     /// values in Swift's shortest round-trip form (`0.1`, `1e+30`). Non-finite numbers, which
     /// JSON cannot hold, become `null`.
-    static func number(_ d: Double) -> String {
+    public static func number(_ d: Double) -> String {
         guard d.isFinite else { return "null" }
         if d == 0 { return "0" }
         // Whole numbers below 1e18 fit Int64 exactly; print them as integers.

@@ -9,12 +9,17 @@ public struct Decision: Sendable {
     public let reason: String?
     /// Every rule evaluated, when an explanation was asked for.
     public let explanation: Explanation?
+    /// True when the operation was refused before any rule ran, because the request itself is
+    /// invalid (a bad path or key, overlapping update paths, data too deep or too large): a
+    /// server answers it as a bad request, not as a permission denial. ``reason`` says why.
+    public let isRejected: Bool
 
     /// Creates a decision.
-    public init(allowed: Bool, newRoot: DataNode?, reason: String?, explanation: Explanation?) {
+    public init(allowed: Bool, newRoot: DataNode?, reason: String?, explanation: Explanation?, isRejected: Bool = false) {
         self.allowed = allowed
         self.newRoot = newRoot
         self.reason = reason
         self.explanation = explanation
+        self.isRejected = isRejected
     }
 }

@@ -552,7 +552,7 @@ struct Evaluator<T: Tracer> {
 
     private func reject(_ title: @autoclosure () -> String, _ root: DataNode?, _ why: String) -> Decision {
         let explanation = explain ? Explanation(operation: title(), allowed: false, rejection: why, evaluations: log) : nil
-        return Decision(allowed: false, newRoot: root, reason: why, explanation: explanation)
+        return Decision(allowed: false, newRoot: root, reason: why, explanation: explanation, isRejected: true)
     }
 
     private func display(_ keys: [String]) -> String { "/" + keys.joined(separator: "/") }
