@@ -15,6 +15,14 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // SHA-1 for the node hash (compare-and-set, ETags), from a maintained implementation.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        // The HTTP server of `rules serve`.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.14.0"),
     ],
     targets: [
         // PCRE2 from the system (Debian: libpcre2-dev).
@@ -30,11 +38,29 @@ let package = Package(
         // Data tree, snapshots, the VM and the read/write/update engine.
         .target(name: "RulesRuntime", dependencies: ["RulesCompiler", "RulesSyntax", "CPCRE2"], swiftSettings: swiftSettings),
         // The small public API for servers.
-        .target(name: "DatabaseRules", dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
+        .target(
+            name: "DatabaseRules",
+            dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         // The test runner: spec files (YAML, JSON), simulated users, steps, coverage, reporters.
         .target(
             name: "RulesTesting",
             dependencies: ["DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings
+        ),
+        // `rules serve`: namespaces, stores, listeners and event fan-out (the database), and the
+        // transports that speak to clients (REST, streaming).
+        .target(
+            name: "DatabaseServer",
+            dependencies: [
+                "DatabaseRules",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Counts heap allocations for `rules bench` (malloc interposition; glibc only).
@@ -50,13 +76,14 @@ let package = Package(
             name: "RulesCommands",
             dependencies: [
                 "DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", "RulesTesting", "RulesBenchmark",
+                "DatabaseServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
         // Paths of the repository and of ../shared, for the test targets.
         .target(name: "RulesTestSupport", swiftSettings: swiftSettings),
-        .executableTarget(name: "rules", dependencies: ["RulesCommands"], swiftSettings: swiftSettings),
+        .executableTarget(name: "rules", dependencies: ["RulesCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: swiftSettings),
 
         .testTarget(name: "RulesSyntaxTests", dependencies: ["RulesTestSupport", "RulesSyntax"], swiftSettings: swiftSettings),
         .testTarget(
@@ -69,6 +96,10 @@ let package = Package(
             name: "ReferenceTests", dependencies: ["RulesTestSupport", "RulesRuntime", "RulesCompiler", "RulesSyntax"],
             swiftSettings: swiftSettings),
         .testTarget(name: "RulesCommandsTests", dependencies: ["RulesTestSupport", "RulesCommands"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DatabaseServerTests",
+            dependencies: ["RulesTestSupport", "DatabaseServer", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            swiftSettings: swiftSettings),
         .testTarget(name: "RulesBenchmarkTests", dependencies: ["RulesTestSupport", "RulesBenchmark"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,12 +1,12 @@
 import ArgumentParser
 
 /// The `rules` command: compile, check and test Firebase Realtime Database security rules.
-public struct RulesCommand: ParsableCommand {
+public struct RulesCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "rules",
-        abstract: "Compile, check and test Firebase Realtime Database security rules.",
+        abstract: "Compile, check, test and serve Firebase Realtime Database security rules.",
         version: "0.1.0",
-        subcommands: [CheckCommand.self, CompileCommand.self, TestCommand.self, BenchCommand.self]
+        subcommands: [CheckCommand.self, CompileCommand.self, TestCommand.self, BenchCommand.self, ServeCommand.self]
     )
 
     public init() {}

@@ -1,0 +1,27 @@
+import DatabaseRules
+import Foundation
+
+/// The one line that says why a request was denied: the operation, the deciding rule at
+/// `file:line:col`, and its false sub-expression.
+enum DenialReason {
+    /// The reason of a denied decision that was made with an explanation.
+    static func line(_ decision: Decision) -> String {
+        guard let explanation = decision.explanation else { return decision.reason ?? "denied" }
+        if let rejection = explanation.rejection { return "\(explanation.operation): \(rejection)" }
+        guard let rule = explanation.decisive else {
+            return "\(explanation.operation): no rule grants it (no .read/.write on this path or above)"
+        }
+        var text = "\(explanation.operation): \(rule.rulePath) at \(rule.position) is \(rule.outcome)"
+        if let part = falsePart(rule) { text += "; \(part) is false" }
+        if !rule.bindings.isEmpty {
+            text += " (with " + rule.bindings.map { "\($0.name) = \($0.value)" }.joined(separator: ", ") + ")"
+        }
+        return text
+    }
+
+    /// The first sub-expression in source order that is false and is not the whole rule.
+    private static func falsePart(_ rule: RuleEvaluation) -> String? {
+        let whole = rule.source.trimmingCharacters(in: .whitespaces)
+        return rule.values.first { $0.value == "false" && $0.text != whole }.map(\.text)
+    }
+}

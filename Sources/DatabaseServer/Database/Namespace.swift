@@ -1,0 +1,265 @@
+import DatabaseRules
+import Foundation
+import Synchronization
+
+/// One database (an emulator namespace, `?ns=NAME`): its data, its rules and its listeners.
+///
+/// Reads take the current snapshot without waiting. Writes are decided and committed one at a
+/// time under the namespace's lock, and the events they cause are handed to the listeners'
+/// sinks, in commit order, before the lock is released.
+public final class Namespace: Sendable {
+    /// The namespace's name.
+    public let name: String
+    private let state: Mutex<State>
+
+    private struct State: ~Copyable {
+        var database: Database
+        var rules: NamespaceRules
+        var listeners: [Int: Listener] = [:]
+        var nextListener = 1
+    }
+
+    /// A namespace holding `database`, decided by `rules`.
+    public init(name: String, rules: NamespaceRules, database: Database = Database()) {
+        self.name = name
+        state = Mutex(State(database: database, rules: rules))
+    }
+
+    /// The current data.
+    public var database: Database { state.withLock { $0.database } }
+    /// The current rules.
+    public var rules: NamespaceRules { state.withLock { $0.rules } }
+    /// The number of open listeners.
+    public var listenerCount: Int { state.withLock { $0.listeners.count } }
+
+    // MARK: - Reads
+
+    /// Reads a location (or a query on it) for `identity`: the rules' `.read` must allow it, and
+    /// a query that orders by a child or by value needs the `.indexOn` for it.
+    public func read(_ keys: [String], query: Query = Query(), as identity: Identity, now: Double) throws(ServerError) -> (database: Database, node: DataNode?) {
+        let (database, rules) = state.withLock { ($0.database, $0.rules) }
+        try Self.authorizeRead(keys, query: query, identity: identity, database: database, rules: rules, now: now)
+        return (database, query.select(DataNode.node(database.root, at: DataPath(keys: keys))))
+    }
+
+    private static func authorizeRead(_ keys: [String], query: Query, identity: Identity, database: Database, rules: NamespaceRules, now: Double) throws(ServerError) {
+        if let auth = identity.auth {
+            let operation = DatabaseOperation.read(path: path(keys), query: query.ruleParameters)
+            let decision = rules.ruleset.decide(operation, on: database, auth: auth, now: now)
+            if !decision.allowed {
+                let explained = rules.ruleset.decide(operation, on: database, auth: auth, now: now, explain: true)
+                throw decision.isRejected
+                    ? ServerError(.badRequest, decision.reason ?? "Invalid read")
+                    : .permissionDenied(explanation: DenialReason.line(explained))
+            }
+        }
+        if let index = query.requiredIndex, !rules.ruleset.indexOn(at: keys).contains(index) {
+            throw ServerError(.badRequest, #"Index not defined, add ".indexOn": "\#(index)", for path "\#(path(keys))", to the rules"#)
+        }
+    }
+
+    // MARK: - Writes
+
+    /// What a conditional write compares: the ETag (node hash, or `null_etag`) the caller last saw.
+    public enum Condition: Sendable, Hashable {
+        /// Write only if the location's ETag is this one.
+        case ifMatch(String)
+    }
+
+    /// The end of a write.
+    public enum WriteOutcome: Sendable {
+        /// Committed; the database after the write.
+        case committed(Database)
+        /// A condition did not hold; nothing was written. The current node and its ETag.
+        case stale(DataNode?, etag: String)
+    }
+
+    /// Decides a write for `identity` and commits it when allowed (and when `condition`, if
+    /// any, holds), then tells every listener what changed.
+    public func write(_ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil) throws(ServerError) -> WriteOutcome {
+        let shape = Self.shape(of: operation)
+        return try state.withLock { (state: inout State) throws(ServerError) -> WriteOutcome in
+            let rules = identity.auth == nil ? Ruleset.open : state.rules.ruleset
+            let auth = identity.auth ?? .null
+            let decision = rules.decide(operation, on: state.database, auth: auth, now: now)
+            guard decision.allowed else {
+                if decision.isRejected { throw ServerError(.badRequest, decision.reason ?? "Invalid write") }
+                let explained = rules.decide(operation, on: state.database, auth: auth, now: now, explain: true)
+                throw .permissionDenied(explanation: DenialReason.line(explained))
+            }
+            if case .ifMatch(let expected)? = condition, case .single(let keys) = shape {
+                let current = DataNode.node(state.database.root, at: DataPath(keys: keys))
+                let etag = NodeHash.etag(of: current)
+                if etag != expected { return .stale(current, etag: etag) }
+            }
+            let old = state.database.root
+            state.database.commit(decision)
+            Self.notify(&state, shape: shape, old: old, new: state.database.root, now: now)
+            return .committed(state.database)
+        }
+    }
+
+    /// Replaces the rules (an upload, or the rules file changing on disk); listeners that may no
+    /// longer read are cancelled.
+    public func setRules(_ rules: NamespaceRules) {
+        state.withLock { state in
+            state.rules = rules
+            Self.recheckListeners(&state, now: Date().millisecondsSince1970)
+        }
+    }
+
+    /// Replaces the rules only if they still come from `origin` (a file reload does not undo an
+    /// upload). Returns whether they were replaced.
+    @discardableResult
+    public func replaceRules(from origin: NamespaceRules.Origin, with rules: NamespaceRules) -> Bool {
+        state.withLock { state in
+            guard state.rules.origin == origin else { return false }
+            state.rules = rules
+            Self.recheckListeners(&state, now: Date().millisecondsSince1970)
+            return true
+        }
+    }
+
+    /// Replaces the whole data without rules or events (an import at startup).
+    public func load(_ database: Database) {
+        state.withLock { $0.database = database }
+    }
+
+    // MARK: - Listeners
+
+    /// Registers a listener after checking that `identity` may read there. Returns its id and
+    /// the value it starts from (taken under the same lock, so no write falls in between).
+    public func listen(_ keys: [String], query: Query = Query(), as identity: Identity, sink: any EventSink, now: Double) throws(ServerError) -> (id: Int, initial: DataNode?) {
+        try state.withLock { (state: inout State) throws(ServerError) -> (id: Int, initial: DataNode?) in
+            try Self.authorizeRead(keys, query: query, identity: identity, database: state.database, rules: state.rules, now: now)
+            let id = state.nextListener
+            state.nextListener += 1
+            state.listeners[id] = Listener(id: id, keys: keys, query: query, identity: identity, sink: sink)
+            return (id, query.select(DataNode.node(state.database.root, at: DataPath(keys: keys))))
+        }
+    }
+
+    /// Removes a listener (its client went away).
+    public func unlisten(_ id: Int) {
+        _ = state.withLock { $0.listeners.removeValue(forKey: id) }
+    }
+
+    // MARK: - Events
+
+    private static func shape(of operation: DatabaseOperation) -> WriteShape {
+        switch operation {
+        case .read(let path, _), .set(let path, _), .delete(let path):
+            return .single(split(path))
+        case .push(let path, _, let key):
+            return .single(split(path) + [key])
+        case .update(let path, let values):
+            return .update(base: split(path), entries: values.map { ($0.0, split($0.0)) })
+        }
+    }
+
+    private static func notify(_ state: inout State, shape: WriteShape, old: DataNode?, new: DataNode?, now: Double) {
+        guard !state.listeners.isEmpty else { return }
+        recheckListeners(&state, now: now)
+        var rendered: [[String]: String] = [:]
+        func json(_ keys: [String]) -> String {
+            if let text = rendered[keys] { return text }
+            let text = DataNode.node(new, at: DataPath(keys: keys))?.exportJSON(includePriority: false, arrays: true) ?? "null"
+            rendered[keys] = text
+            return text
+        }
+        var overflowed: [Int] = []
+        for (id, listener) in state.listeners {
+            guard let event = event(for: listener, shape: shape, old: old, new: new, json: json) else { continue }
+            if !listener.sink.deliver(event) { overflowed.append(id) }
+        }
+        for id in overflowed {
+            state.listeners.removeValue(forKey: id)?.sink.finish()
+        }
+    }
+
+    /// Cancels every listener whose `.read` no longer holds.
+    private static func recheckListeners(_ state: inout State, now: Double) {
+        var verdicts: [String: Bool] = [:]
+        var cancelled: [Int] = []
+        for (id, listener) in state.listeners {
+            guard let auth = listener.identity.auth else { continue }
+            let operation = DatabaseOperation.read(path: path(listener.keys), query: listener.query.ruleParameters)
+            let memo = "\(listener.keys)|\(listener.query)|\(auth)"
+            let allowed: Bool
+            if let known = verdicts[memo] {
+                allowed = known
+            } else {
+                allowed = state.rules.ruleset.decide(operation, on: state.database, auth: auth, now: now).allowed
+                verdicts[memo] = allowed
+            }
+            if !allowed { cancelled.append(id) }
+        }
+        for id in cancelled {
+            guard let listener = state.listeners.removeValue(forKey: id) else { continue }
+            _ = listener.sink.deliver(.cancel(reason: "Permission denied"))
+            listener.sink.finish()
+        }
+    }
+
+    /// The event a write causes for one listener, if it sees a change.
+    private static func event(for listener: Listener, shape: WriteShape, old: DataNode?, new: DataNode?, json: ([String]) -> String) -> DatabaseEvent? {
+        let l = listener.keys
+        func node(_ root: DataNode?, _ keys: [String]) -> DataNode? { DataNode.node(root, at: DataPath(keys: keys)) }
+        func same(_ keys: [String]) -> Bool { equal(node(old, keys), node(new, keys)) }
+        func wholeLocation() -> DatabaseEvent? {
+            if listener.query.filters {
+                let before = listener.query.select(node(old, l)), after = listener.query.select(node(new, l))
+                if equal(before, after) { return nil }
+                return .put(path: "/", json: after?.exportJSON(includePriority: false, arrays: true) ?? "null")
+            }
+            return same(l) ? nil : .put(path: "/", json: json(l))
+        }
+        if listener.query.filters { return wholeLocation() }
+        switch shape {
+        case .single(let w):
+            if w.starts(with: l) {
+                return same(w) ? nil : .put(path: path(Array(w[l.count...])), json: json(w))
+            }
+            return l.starts(with: w) ? wholeLocation() : nil
+        case .update(let base, let entries):
+            if base.starts(with: l) {
+                let changed = entries.filter { !same(base + $0.keys) }
+                if changed.isEmpty { return nil }
+                let members = changed.map { DataText.jsonQuoted($0.key) + ":" + json(base + $0.keys) }
+                return .patch(path: path(Array(base[l.count...])), json: "{" + members.joined(separator: ",") + "}")
+            }
+            guard l.starts(with: base) else { return nil }
+            let full = entries.map { base + $0.keys }
+            if full.contains(where: { l.starts(with: $0) }) { return wholeLocation() }
+            let below = full.filter { $0.starts(with: l) && !same($0) }
+            if below.isEmpty { return nil }
+            let members = below.map { DataText.jsonQuoted($0[l.count...].joined(separator: "/")) + ":" + json($0) }
+            return .patch(path: "/", json: "{" + members.joined(separator: ",") + "}")
+        }
+    }
+
+    private static func equal(_ a: DataNode?, _ b: DataNode?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case (let x?, let y?): x === y || x.isEqual(to: y)
+        default: false
+        }
+    }
+
+    // MARK: - Paths
+
+    /// `/a/b` for keys, `/` for none.
+    static func path(_ keys: some Collection<String>) -> String {
+        keys.isEmpty ? "/" : "/" + keys.joined(separator: "/")
+    }
+
+    /// The keys of a slash-separated path (empty segments dropped).
+    static func split(_ path: String) -> [String] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    }
+}
+
+extension Date {
+    /// Milliseconds since 1970, rounded down: the server time rules see as `now`.
+    var millisecondsSince1970: Double { (timeIntervalSince1970 * 1000).rounded(.down) }
+}

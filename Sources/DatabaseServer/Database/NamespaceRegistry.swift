@@ -1,0 +1,58 @@
+import DatabaseRules
+import Synchronization
+
+/// Every namespace of the server, made on first use (as the emulator does) with the server's
+/// rules: the rules file, or open rules when there is none.
+public final class NamespaceRegistry: Sendable {
+    /// The namespace a request without `ns` uses.
+    public let defaultName: String
+    private let state: Mutex<State>
+    private let pushKeys = Mutex(PushKey())
+
+    private struct State {
+        var namespaces: [String: Namespace] = [:]
+        var rules: NamespaceRules
+    }
+
+    /// A registry whose new namespaces get `rules`.
+    public init(defaultName: String, rules: NamespaceRules) {
+        self.defaultName = defaultName
+        state = Mutex(State(rules: rules))
+    }
+
+    /// The namespace with this name, made now if it does not exist yet.
+    public func namespace(_ name: String) -> Namespace {
+        state.withLock { state in
+            if let existing = state.namespaces[name] { return existing }
+            let made = Namespace(name: name, rules: state.rules)
+            state.namespaces[name] = made
+            return made
+        }
+    }
+
+    /// The namespaces made so far, by name.
+    public var all: [Namespace] {
+        state.withLock { Array($0.namespaces.values) }.sorted { $0.name < $1.name }
+    }
+
+    /// The rules new namespaces get.
+    public var defaultRules: NamespaceRules { state.withLock { $0.rules } }
+
+    /// Installs new server rules (the rules file changed): new namespaces get them, and every
+    /// namespace still on the previous server rules switches to them (uploaded rules stay).
+    /// Returns the names of the namespaces that switched.
+    @discardableResult
+    public func replaceDefaultRules(_ rules: NamespaceRules) -> [String] {
+        let (previous, namespaces) = state.withLock { state in
+            let previous = state.rules.origin
+            state.rules = rules
+            return (previous, Array(state.namespaces.values))
+        }
+        return namespaces.filter { $0.replaceRules(from: previous, with: rules) }.map(\.name).sorted()
+    }
+
+    /// A new push key (20 characters, increasing within the server).
+    public func nextPushKey(now: Double) -> String {
+        pushKeys.withLock { $0.next(now: now) }
+    }
+}

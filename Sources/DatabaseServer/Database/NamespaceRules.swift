@@ -1,0 +1,50 @@
+import DatabaseRules
+
+/// The rules a namespace is decided with, and where they came from.
+public struct NamespaceRules: Sendable {
+    /// Where a namespace's rules came from.
+    public enum Origin: Sendable, Hashable, CustomStringConvertible {
+        /// The server's rules file (reloaded when it changes).
+        case file(String)
+        /// Open rules, because the server was started without a rules file.
+        case openDefault
+        /// Uploaded to this namespace through `PUT /.settings/rules.json`.
+        case uploaded
+
+        /// The file path, `open rules (no rules file)`, or `uploaded`.
+        public var description: String {
+            switch self {
+            case .file(let path): path
+            case .openDefault: "open rules (no rules file)"
+            case .uploaded: "uploaded through /.settings/rules.json"
+            }
+        }
+    }
+
+    /// The compiled rules.
+    public let ruleset: Ruleset
+    /// The source text as given (comments included).
+    public let source: String
+    /// Where they came from.
+    public let origin: Origin
+
+    /// Rules from compiled source.
+    public init(ruleset: Ruleset, source: String, origin: Origin) {
+        self.ruleset = ruleset
+        self.source = source
+        self.origin = origin
+    }
+
+    /// The source of the open rules.
+    public static let openSource = """
+        {
+          "rules": {
+            ".read": true,
+            ".write": true
+          }
+        }
+        """
+
+    /// Open rules: every read and write allowed.
+    public static let open = NamespaceRules(ruleset: .open, source: openSource, origin: .openDefault)
+}

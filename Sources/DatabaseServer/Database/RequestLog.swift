@@ -1,0 +1,68 @@
+import Foundation
+import Synchronization
+
+/// The recent requests of every transport: a ring of the last ``capacity`` records, and the
+/// server's request log on standard error (denials and errors with their reasons; every request
+/// with `verbose`; one JSON object a line in the JSON format).
+public final class RequestLog: Sendable {
+    /// How requests are written to standard error.
+    public enum Format: String, Sendable, CaseIterable {
+        /// Denials and errors, with their explanation.
+        case text
+        /// Every request, one JSON object a line.
+        case json
+        /// Nothing.
+        case quiet
+    }
+
+    /// How many records the ring keeps.
+    public let capacity: Int
+    /// How records are written.
+    public let format: Format
+    private let ring: Mutex<Ring>
+
+    private struct Ring {
+        var records: [RequestRecord] = []
+        var next = 0
+        var total = 0
+    }
+
+    /// A log keeping `capacity` records.
+    public init(capacity: Int = 1000, format: Format = .text) {
+        self.capacity = max(capacity, 1)
+        self.format = format
+        ring = Mutex(Ring())
+    }
+
+    /// Adds a record and writes it out.
+    public func record(_ record: RequestRecord) {
+        ring.withLock { ring in
+            if ring.records.count < capacity {
+                ring.records.append(record)
+            } else {
+                ring.records[ring.next] = record
+            }
+            ring.next = (ring.next + 1) % capacity
+            ring.total += 1
+        }
+        switch format {
+        case .quiet: break
+        case .json: Self.write(record.json + "\n")
+        case .text: if record.verdict != "allowed" { Self.write(record.text + "\n") }
+        }
+    }
+
+    /// The kept records, oldest first.
+    public var recent: [RequestRecord] {
+        ring.withLock { ring in
+            ring.records.count < capacity ? ring.records : Array(ring.records[ring.next...] + ring.records[..<ring.next])
+        }
+    }
+
+    /// How many requests were recorded since start.
+    public var total: Int { ring.withLock { $0.total } }
+
+    private static func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,78 @@
+/// A REST request's target, split and percent-decoded: the path's segments (before `.json`) and
+/// the query parameters.
+///
+/// Decoding is plain RFC 3986 percent-decoding, applied once to each path segment and to each
+/// parameter's name and value: `+` stays a `+` (clients build query strings by hand and leave it
+/// unescaped), and a `%2F` inside a segment is a slash inside a key, which is invalid.
+struct RequestTarget: Sendable {
+    /// The decoded path segments, empty ones dropped (`/a//b/` is `a`, `b`).
+    var segments: [String]
+    /// Whether the path ended in `.json` (a REST request).
+    var isJSON: Bool
+    /// The decoded query parameters, in order.
+    var parameters: [(name: String, value: String)]
+
+    /// Parses a request target such as `/users/a%20b.json?ns=x&orderBy=%22%24key%22`.
+    init(_ raw: String) throws(ServerError) {
+        var target = Substring(raw)
+        if let hash = target.firstIndex(of: "#") { target = target[..<hash] }
+        var pathPart = target, queryPart: Substring = ""
+        if let question = target.firstIndex(of: "?") {
+            pathPart = target[..<question]
+            queryPart = target[target.index(after: question)...]
+        }
+        isJSON = pathPart.hasSuffix(".json")
+        if isJSON { pathPart = pathPart.dropLast(5) }
+        segments = []
+        for piece in pathPart.split(separator: "/", omittingEmptySubsequences: true) {
+            guard let decoded = Self.percentDecoded(piece) else { throw .invalidPath }
+            segments.append(decoded)
+        }
+        parameters = []
+        for pair in queryPart.split(separator: "&", omittingEmptySubsequences: true) {
+            let name: Substring, value: Substring
+            if let equals = pair.firstIndex(of: "=") {
+                name = pair[..<equals]
+                value = pair[pair.index(after: equals)...]
+            } else {
+                name = pair
+                value = ""
+            }
+            guard let n = Self.percentDecoded(name), let v = Self.percentDecoded(value) else {
+                throw ServerError(.badRequest, "Invalid query string: a parameter is not valid percent-encoded UTF-8.")
+            }
+            parameters.append((n, v))
+        }
+    }
+
+    /// The value of a parameter (the first, when repeated).
+    func parameter(_ name: String) -> String? {
+        parameters.first { $0.name == name }?.value
+    }
+
+    /// RFC 3986 percent-decoding to UTF-8; nil for a malformed escape or invalid UTF-8.
+    static func percentDecoded(_ text: Substring) -> String? {
+        guard text.contains("%") else { return String(text) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%") {
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                bytes.append(high << 4 | low)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

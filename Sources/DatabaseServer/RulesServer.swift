@@ -1,0 +1,145 @@
+import DatabaseRules
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// `rules serve`: a local Realtime Database server whose every request is decided by the rules
+/// engine. One database (``NamespaceRegistry``) behind thin transports (REST and streaming).
+public final class RulesServer: Sendable {
+    /// The configuration it was started with.
+    public let configuration: ServerConfiguration
+    /// The namespaces.
+    public let registry: NamespaceRegistry
+    /// Recent requests.
+    public let log: RequestLog
+    private let rulesStamp: Mutex<FileStamp?>
+
+    /// Prepares a server: compiles the rules file (throwing its diagnostics when it does not
+    /// compile). Nothing listens until ``run(onReady:)``.
+    public init(configuration: ServerConfiguration) throws(RulesError) {
+        self.configuration = configuration
+        let rules: NamespaceRules
+        if let file = configuration.rulesFile {
+            rules = try Self.load(file)
+        } else {
+            rules = .open
+        }
+        registry = NamespaceRegistry(defaultName: configuration.defaultNamespace, rules: rules)
+        log = RequestLog(capacity: configuration.requestLogCapacity, format: configuration.logFormat)
+        rulesStamp = Mutex(configuration.rulesFile.flatMap(FileStamp.init(path:)))
+    }
+
+    /// Compiles a rules file into namespace rules.
+    static func load(_ path: String) throws(RulesError) -> NamespaceRules {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw RulesError(file: nil, diagnostics: [], message: "\(path): cannot read the rules file")
+        }
+        let source = String(decoding: data, as: UTF8.self)
+        let ruleset = try Ruleset(source: source, path: path)
+        return NamespaceRules(ruleset: ruleset, source: source, origin: .file(path))
+    }
+
+    /// Listens until the task is cancelled or the process gets SIGINT or SIGTERM. `onReady`
+    /// gets the port once connections are accepted.
+    public func run(onReady: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+        let logger = {
+            var logger = Logger(label: "rules-serve")
+            logger.logLevel = .critical
+            return logger
+        }()
+        let responder = RESTResponder(registry: registry, log: log, limits: configuration.limits)
+        let ports = AsyncStream<Int>.makeStream()
+        let primary = Application(
+            responder: responder,
+            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                ports.continuation.yield(channel.localAddress?.port ?? 0)
+                ports.continuation.finish()
+            },
+            logger: logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                let serviceGroup = ServiceGroup(
+                    configuration: ServiceGroupConfiguration(services: [.init(service: primary)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                try await serviceGroup.run()
+            }
+            var port = 0
+            for await p in ports.stream { port = p }
+            if !configuration.hostGiven, configuration.host == "127.0.0.1", port > 0 {
+                // Also ::1, for clients that resolve localhost to IPv6; ignored where it fails.
+                let secondary = Application(
+                    responder: responder,
+                    configuration: ApplicationConfiguration(address: .hostname("::1", port: port), serverName: nil),
+                    logger: logger)
+                group.addTask {
+                    let serviceGroup = ServiceGroup(
+                        configuration: ServiceGroupConfiguration(services: [.init(service: secondary)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                    try? await serviceGroup.run()
+                }
+            }
+            if configuration.rulesFile != nil {
+                group.addTask { [self] in await watchRules() }
+            }
+            onReady(port)
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Polls the rules file; when it changes, compiles it and installs it, or keeps the old
+    /// rules and prints the diagnostics.
+    private func watchRules() async {
+        guard let path = configuration.rulesFile else { return }
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(configuration.rulesPollSeconds))
+            let stamp = FileStamp(path: path)
+            let changed = rulesStamp.withLock { old -> Bool in
+                if old == stamp { return false }
+                old = stamp
+                return true
+            }
+            guard changed, stamp != nil else { continue }
+            reloadRules()
+        }
+    }
+
+    /// Compiles the rules file again and installs it (namespaces on uploaded rules keep them).
+    /// Returns the diagnostics text when it does not compile.
+    @discardableResult
+    public func reloadRules() -> String? {
+        guard let path = configuration.rulesFile else { return nil }
+        do {
+            let rules = try Self.load(path)
+            let switched = registry.replaceDefaultRules(rules)
+            Self.say("rules reloaded from \(path)" + (switched.isEmpty ? "" : " (namespaces: \(switched.joined(separator: ", ")))"))
+            return nil
+        } catch {
+            let text = error.description
+            Self.say("rules in \(path) do not compile; the previous rules stay in force:\n\(text)")
+            return text
+        }
+    }
+
+    /// Writes a line to standard error.
+    static func say(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+/// A file's modification time and size, to notice changes.
+struct FileStamp: Equatable, Sendable {
+    let modified: Date
+    let size: Int
+
+    init?(path: String) {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              let modified = attributes[.modificationDate] as? Date,
+              let size = attributes[.size] as? Int
+        else { return nil }
+        self.modified = modified
+        self.size = size
+    }
+}

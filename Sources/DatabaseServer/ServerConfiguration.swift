@@ -1,0 +1,25 @@
+/// How `rules serve` runs.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on. With the default (`127.0.0.1`), the server also listens on
+    /// `::1` at the same port when the machine has IPv6.
+    public var host: String = "127.0.0.1"
+    /// Whether ``host`` was chosen by the user (then only that address is bound).
+    public var hostGiven = false
+    /// The port; 0 picks a free one.
+    public var port: Int = 9000
+    /// The rules file every namespace is decided by (nil: open rules, with a warning).
+    public var rulesFile: String?
+    /// The namespace of requests without `?ns=`.
+    public var defaultNamespace: String = "default"
+    /// How requests are logged.
+    public var logFormat: RequestLog.Format = .text
+    /// How many recent requests are kept for inspection.
+    public var requestLogCapacity: Int = 1000
+    /// Resource bounds.
+    public var limits = ServerLimits()
+    /// Seconds between checks of the rules file for changes.
+    public var rulesPollSeconds: Double = 0.5
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,3 +1,0 @@
-import RulesCommands
-
-RulesCommand.main()
