@@ -98,7 +98,10 @@ let package = Package(
         .testTarget(name: "RulesCommandsTests", dependencies: ["RulesTestSupport", "RulesCommands"], swiftSettings: swiftSettings),
         .testTarget(
             name: "DatabaseServerTests",
-            dependencies: ["RulesTestSupport", "DatabaseServer", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: [
+                "RulesTestSupport", "DatabaseServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(name: "RulesBenchmarkTests", dependencies: ["RulesTestSupport", "RulesBenchmark"], swiftSettings: swiftSettings),
     ],

@@ -182,11 +182,7 @@ struct RESTResponder: HTTPResponder {
             echo = #"{"name":"# + DataText.jsonQuoted(key) + "}"
         default:
             let bytes = try await Self.bodyBytes(request, limit: limits.maxBodyBytes)
-            let value = try Self.parse(bytes, at: keys)
-            guard case .object(let members) = value else {
-                throw ServerError(.badRequest, "Invalid data; couldn't parse JSON object. Are you sending a JSON object with valid key names?")
-            }
-            operation = .update(path: path, values: members)
+            operation = .update(path: path, values: try UpdateBody.parse(bytes, at: keys))
             echo = String(decoding: bytes, as: UTF8.self)
         }
         let condition = ifMatch.map { Namespace.Condition.ifMatch($0) }

@@ -1,0 +1,152 @@
+import DatabaseRules
+import Synchronization
+import Testing
+
+@testable import DatabaseServer
+
+/// A sink that keeps what it is given.
+final class RecordingSink: EventSink {
+    let events = Mutex<[DatabaseEvent]>([])
+    let finished = Mutex(false)
+    let capacity: Int
+
+    init(capacity: Int = .max) { self.capacity = capacity }
+
+    func deliver(_ event: DatabaseEvent) -> Bool {
+        events.withLock { events in
+            guard events.count < capacity else { return false }
+            events.append(event)
+            return true
+        }
+    }
+
+    func finish() { finished.withLock { $0 = true } }
+    var received: [DatabaseEvent] { events.withLock { $0 } }
+    var isFinished: Bool { finished.withLock { $0 } }
+}
+
+/// The database room without sockets: decisions, commits, conditions and the events listeners see.
+@Suite struct NamespaceTests {
+    static let rules = try! NamespaceRules(
+        ruleset: Ruleset(source: """
+            {"rules": {
+              "rooms": {"$r": {".read": "data.child('public').val() === true", ".write": "auth != null"}},
+              "users": {"$uid": {".read": true, ".write": "auth.uid === $uid", ".validate": "newData.isString()"}}
+            }}
+            """), source: "", origin: .uploaded)
+    static let alice = Identity.user(.user(uid: "alice"))
+
+    func namespace() -> Namespace { Namespace(name: "t", rules: Self.rules) }
+
+    @Test func writesAreDecidedByTheRulesAndAdminBypassesThem() throws {
+        let ns = namespace()
+        _ = try ns.write(.set(path: "/users/alice", value: "hi"), as: Self.alice, now: 0)
+        #expect(throws: ServerError.self) { try ns.write(.set(path: "/users/bob", value: "hi"), as: Self.alice, now: 0) }
+        #expect(throws: ServerError.self) { try ns.write(.set(path: "/users/alice", value: 5), as: Self.alice, now: 0) }
+        _ = try ns.write(.set(path: "/users/bob", value: 5), as: .admin, now: 0)
+        #expect(ns.database.exportJSON() == #"{"users":{"alice":"hi","bob":5}}"#)
+    }
+
+    @Test func aDenialCarriesTheDecidingRule() {
+        let ns = namespace()
+        do {
+            _ = try ns.write(.set(path: "/users/bob", value: "x"), as: Self.alice, now: 0)
+            Issue.record("allowed")
+        } catch {
+            #expect(error.kind == .permissionDenied)
+            #expect(error.message == "Permission denied")
+            #expect(error.explanation?.contains("/users/$uid/.write at database.rules.json:3:") == true)
+            #expect(error.explanation?.contains("$uid = bob") == true)
+        }
+    }
+
+    @Test func invalidRequestsAreBadRequestsNotDenials() {
+        let ns = namespace()
+        do {
+            _ = try ns.write(.update(path: "/", values: [("a", 1), ("a/b", 2)]), as: .admin, now: 0)
+            Issue.record("accepted")
+        } catch {
+            #expect(error.kind == .badRequest)
+            #expect(error.message.contains("overlap"))
+        }
+    }
+
+    @Test func aConditionalWriteChecksTheETagUnderTheLock() throws {
+        let ns = namespace()
+        _ = try ns.write(.set(path: "/users/alice", value: "a"), as: .admin, now: 0)
+        let etag = NodeHash.etag(of: ns.database.node(at: "users/alice"))
+        guard case .stale(let current, let now) = try ns.write(.set(path: "/users/alice", value: "b"), as: .admin, now: 0, condition: .ifMatch("bogus")) else {
+            Issue.record("not stale"); return
+        }
+        #expect(current?.value == .string("a") && now == etag)
+        guard case .committed = try ns.write(.set(path: "/users/alice", value: "b"), as: .admin, now: 0, condition: .ifMatch(etag)) else {
+            Issue.record("not committed"); return
+        }
+        guard case .committed = try ns.write(.set(path: "/users/carol", value: "c"), as: .admin, now: 0, condition: .ifMatch("null_etag")) else {
+            Issue.record("null_etag did not create"); return
+        }
+    }
+
+    @Test func listenersSeeWritesBelowAboveAndAsPatches() throws {
+        let ns = namespace()
+        _ = try ns.write(.set(path: "/rooms/r1", value: ["public": true, "title": "t"]), as: .admin, now: 0)
+        let sink = RecordingSink()
+        let (_, initial) = try ns.listen(["rooms", "r1"], as: Self.alice, sink: sink, now: 0)
+        #expect(initial?.exportJSON() == #"{"public":true,"title":"t"}"#)
+        _ = try ns.write(.push(path: "/rooms/r1/msgs", value: "", key: "-K1"), as: .admin, now: 0)
+        _ = try ns.write(.update(path: "/rooms/r1", values: [("title", "x"), ("meta/n", 1)]), as: .admin, now: 0)
+        _ = try ns.write(.set(path: "/rooms/r1/title", value: "y"), as: .admin, now: 0)
+        _ = try ns.write(.set(path: "/rooms/r1/title", value: "y"), as: .admin, now: 0)  // no change: no event
+        _ = try ns.write(.set(path: "/rooms/r2", value: ["public": true]), as: .admin, now: 0)  // elsewhere
+        _ = try ns.write(.update(path: "/", values: [("rooms/r1/meta/n", 2)]), as: .admin, now: 0)
+        _ = try ns.write(.set(path: "/rooms", value: ["r1": ["public": true]]), as: .admin, now: 0)
+        #expect(sink.received == [
+            .put(path: "/msgs/-K1", json: #""""#),
+            .patch(path: "/", json: #"{"title":"x","meta/n":1}"#),
+            .put(path: "/title", json: #""y""#),
+            .patch(path: "/", json: #"{"meta/n":2}"#),
+            .put(path: "/", json: #"{"public":true}"#),
+        ])
+    }
+
+    @Test func aListenerLosingItsReadIsCancelledAndHearsNothingMore() throws {
+        let ns = namespace()
+        _ = try ns.write(.set(path: "/rooms/r1/public", value: true), as: .admin, now: 0)
+        let sink = RecordingSink()
+        _ = try ns.listen(["rooms", "r1"], as: Self.alice, sink: sink, now: 0)
+        #expect(throws: ServerError.self) { try ns.listen(["rooms", "secret"], as: Self.alice, sink: RecordingSink(), now: 0) }
+        _ = try ns.write(.set(path: "/rooms/r1/public", value: false), as: .admin, now: 0)
+        _ = try ns.write(.set(path: "/rooms/r1/title", value: "later"), as: .admin, now: 0)
+        #expect(sink.received == [.cancel(reason: "Permission denied")])
+        #expect(sink.isFinished)
+        #expect(ns.listenerCount == 0)
+    }
+
+    @Test func aRulesChangeCancelsListenersThatMayNoLongerRead() throws {
+        let ns = namespace()
+        let sink = RecordingSink()
+        _ = try ns.listen(["users", "alice"], as: Self.alice, sink: sink, now: 0)
+        ns.setRules(NamespaceRules(ruleset: try Ruleset(source: #"{"rules": {}}"#), source: "", origin: .uploaded))
+        #expect(sink.received == [.cancel(reason: "Permission denied")])
+    }
+
+    @Test func aListenerThatCannotKeepUpIsCutOff() throws {
+        let ns = namespace()
+        let sink = RecordingSink(capacity: 2)
+        _ = try ns.listen(["users"], as: .admin, sink: sink, now: 0)
+        for i in 0..<5 { _ = try ns.write(.set(path: "/users/u\(i)", value: "x"), as: .admin, now: 0) }
+        #expect(sink.received.count == 2)
+        #expect(sink.isFinished)
+        #expect(ns.listenerCount == 0)
+    }
+
+    @Test func queryListenersSeeTheirSelection() throws {
+        let ns = namespace()
+        let sink = RecordingSink()
+        _ = try ns.listen(["users"], query: Query(order: .key, limitToFirst: 1), as: .admin, sink: sink, now: 0)
+        _ = try ns.write(.set(path: "/users/m", value: "1"), as: .admin, now: 0)
+        _ = try ns.write(.set(path: "/users/z", value: "2"), as: .admin, now: 0)  // outside the first 1
+        _ = try ns.write(.set(path: "/users/a", value: "3"), as: .admin, now: 0)
+        #expect(sink.received == [.put(path: "/", json: #"{"m":"1"}"#), .put(path: "/", json: #"{"a":"3"}"#)])
+    }
+}
