@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "DatabaseServer",
             dependencies: [
-                "DatabaseRules",
+                "DatabaseRules", "RulesTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -83,6 +83,11 @@ let package = Package(
         ),
         // Paths of the repository and of ../shared, for the test targets.
         .target(name: "RulesTestSupport", swiftSettings: swiftSettings),
+        // A bare Hummingbird route, the baseline of the server benchmarks.
+        .executableTarget(
+            name: "BareServer",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings),
         .executableTarget(name: "rules", dependencies: ["RulesCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: swiftSettings),
 
         .testTarget(name: "RulesSyntaxTests", dependencies: ["RulesTestSupport", "RulesSyntax"], swiftSettings: swiftSettings),

@@ -15,6 +15,8 @@ public final class RulesServer: Sendable {
     public let registry: NamespaceRegistry
     /// Recent requests.
     public let log: RequestLog
+    /// Rule coverage since start (nil when off).
+    public let coverage: CoverageRecorder?
     private let rulesStamp: Mutex<FileStamp?>
 
     /// Prepares a server: compiles the rules file (throwing its diagnostics when it does not
@@ -27,7 +29,8 @@ public final class RulesServer: Sendable {
         } else {
             rules = .open
         }
-        registry = NamespaceRegistry(defaultName: configuration.defaultNamespace, rules: rules)
+        coverage = configuration.coverage ? CoverageRecorder() : nil
+        registry = NamespaceRegistry(defaultName: configuration.defaultNamespace, rules: rules, coverage: coverage)
         log = RequestLog(capacity: configuration.requestLogCapacity, format: configuration.logFormat)
         rulesStamp = Mutex(configuration.rulesFile.flatMap(FileStamp.init(path:)))
     }
@@ -83,8 +86,12 @@ public final class RulesServer: Sendable {
             if configuration.rulesFile != nil {
                 group.addTask { [self] in await watchRules() }
             }
+            if let coverage {
+                group.addTask { await coverage.run() }
+            }
             onReady(port)
             try await group.next()
+            coverage?.stop()
             group.cancelAll()
         }
     }

@@ -15,6 +15,8 @@ public struct ServerConfiguration: Sendable {
     public var logFormat: RequestLog.Format = .text
     /// How many recent requests are kept for inspection.
     public var requestLogCapacity: Int = 1000
+    /// Whether decisions are counted for `/.inspect/coverage.json`.
+    public var coverage = true
     /// Resource bounds.
     public var limits = ServerLimits()
     /// Seconds between checks of the rules file for changes.

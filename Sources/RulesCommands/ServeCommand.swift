@@ -42,6 +42,9 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Request log on standard error: text (denials and errors, with why), json (every request, one object a line) or quiet.")
     public var log: String = "text"
 
+    @Flag(inversion: .prefixedNo, help: "Count rule coverage for /.inspect/coverage.json (decided again in the background, off the request path).")
+    public var coverage = true
+
     public init() {}
 
     public func run() async throws {
@@ -59,6 +62,7 @@ public struct ServeCommand: AsyncParsableCommand {
             configuration.hostGiven = true
         }
         configuration.logFormat = format
+        configuration.coverage = coverage
         if let project { configuration.defaultNamespace = "\(project)-default-rtdb" }
         var warning: String?
         if let rulesFile {

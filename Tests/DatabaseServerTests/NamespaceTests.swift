@@ -150,3 +150,22 @@ final class RecordingSink: EventSink {
         #expect(sink.received == [.put(path: "/", json: #"{"m":"1"}"#), .put(path: "/", json: #"{"a":"3"}"#)])
     }
 }
+
+/// Coverage counted off the request path.
+@Suite struct CoverageRecorderTests {
+    @Test func decisionsAreCountedPerRule() async throws {
+        let recorder = CoverageRecorder()
+        let ns = Namespace(name: "c", rules: NamespaceTests.rules, coverage: recorder)
+        _ = try ns.write(.set(path: "/users/alice", value: "x"), as: NamespaceTests.alice, now: 0)
+        #expect(throws: ServerError.self) { try ns.write(.set(path: "/users/bob", value: "x"), as: NamespaceTests.alice, now: 0) }
+        _ = try ns.write(.set(path: "/users/carol", value: "x"), as: .admin, now: 0)  // admin: no rules, not counted
+        let task = Task { await recorder.run() }
+        while recorder.pending > 0 { try await Task.sleep(for: .milliseconds(5)) }
+        let json = recorder.json(namespace: "c", rules: ns.rules.loaded)
+        task.cancel()
+        recorder.stop()
+        #expect(json.contains(#""namespace":"c""#))
+        #expect(json.contains(#"{"rulePath": "/users/$uid/.write", "line": 3, "column": 47, "evaluations": 2, "true": 1, "false": 1, "error": 0"#), "\(json)")
+        #expect(json.contains(#""dropped":0"#))
+    }
+}

@@ -10,6 +10,8 @@ import Synchronization
 public final class Namespace: Sendable {
     /// The namespace's name.
     public let name: String
+    /// Where decisions are counted for the coverage report (nil: not counted).
+    let coverage: CoverageRecorder?
     private let state: Mutex<State>
 
     private struct State: ~Copyable {
@@ -20,8 +22,9 @@ public final class Namespace: Sendable {
     }
 
     /// A namespace holding `database`, decided by `rules`.
-    public init(name: String, rules: NamespaceRules, database: Database = Database()) {
+    public init(name: String, rules: NamespaceRules, database: Database = Database(), coverage: CoverageRecorder? = nil) {
         self.name = name
+        self.coverage = coverage
         state = Mutex(State(database: database, rules: rules))
     }
 
@@ -38,14 +41,15 @@ public final class Namespace: Sendable {
     /// a query that orders by a child or by value needs the `.indexOn` for it.
     public func read(_ keys: [String], query: Query = Query(), as identity: Identity, now: Double) throws(ServerError) -> (database: Database, node: DataNode?) {
         let (database, rules) = state.withLock { ($0.database, $0.rules) }
-        try Self.authorizeRead(keys, query: query, identity: identity, database: database, rules: rules, now: now)
+        try authorizeRead(keys, query: query, identity: identity, database: database, rules: rules, now: now)
         return (database, query.select(DataNode.node(database.root, at: DataPath(keys: keys))))
     }
 
-    private static func authorizeRead(_ keys: [String], query: Query, identity: Identity, database: Database, rules: NamespaceRules, now: Double) throws(ServerError) {
+    private func authorizeRead(_ keys: [String], query: Query, identity: Identity, database: Database, rules: NamespaceRules, now: Double) throws(ServerError) {
         if let auth = identity.auth {
-            let operation = DatabaseOperation.read(path: path(keys), query: query.ruleParameters)
+            let operation = DatabaseOperation.read(path: Self.path(keys), query: query.ruleParameters)
             let decision = rules.ruleset.decide(operation, on: database, auth: auth, now: now)
+            countCoverage(rules, operation, database.root, auth, now)
             if !decision.allowed {
                 let explained = rules.ruleset.decide(operation, on: database, auth: auth, now: now, explain: true)
                 throw decision.isRejected
@@ -54,8 +58,12 @@ public final class Namespace: Sendable {
             }
         }
         if let index = query.requiredIndex, !rules.ruleset.indexOn(at: keys).contains(index) {
-            throw ServerError(.badRequest, #"Index not defined, add ".indexOn": "\#(index)", for path "\#(path(keys))", to the rules"#)
+            throw ServerError(.badRequest, #"Index not defined, add ".indexOn": "\#(index)", for path "\#(Self.path(keys))", to the rules"#)
         }
+    }
+
+    private func countCoverage(_ rules: NamespaceRules, _ operation: DatabaseOperation, _ root: DataNode?, _ auth: AuthValue, _ now: Double) {
+        coverage?.record(CoverageRecorder.Job(namespace: name, rules: rules.loaded, operation: operation, root: root, auth: auth, now: now))
     }
 
     // MARK: - Writes
@@ -82,6 +90,7 @@ public final class Namespace: Sendable {
             let rules = identity.auth == nil ? Ruleset.open : state.rules.ruleset
             let auth = identity.auth ?? .null
             let decision = rules.decide(operation, on: state.database, auth: auth, now: now)
+            if identity.auth != nil { countCoverage(state.rules, operation, state.database.root, auth, now) }
             guard decision.allowed else {
                 if decision.isRejected { throw ServerError(.badRequest, decision.reason ?? "Invalid write") }
                 let explained = rules.decide(operation, on: state.database, auth: auth, now: now, explain: true)
@@ -131,7 +140,7 @@ public final class Namespace: Sendable {
     /// the value it starts from (taken under the same lock, so no write falls in between).
     public func listen(_ keys: [String], query: Query = Query(), as identity: Identity, sink: any EventSink, now: Double) throws(ServerError) -> (id: Int, initial: DataNode?) {
         try state.withLock { (state: inout State) throws(ServerError) -> (id: Int, initial: DataNode?) in
-            try Self.authorizeRead(keys, query: query, identity: identity, database: state.database, rules: state.rules, now: now)
+            try authorizeRead(keys, query: query, identity: identity, database: state.database, rules: state.rules, now: now)
             let id = state.nextListener
             state.nextListener += 1
             state.listeners[id] = Listener(id: id, keys: keys, query: query, identity: identity, sink: sink)

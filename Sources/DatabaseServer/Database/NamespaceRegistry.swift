@@ -6,6 +6,8 @@ import Synchronization
 public final class NamespaceRegistry: Sendable {
     /// The namespace a request without `ns` uses.
     public let defaultName: String
+    /// Where decisions are counted for coverage (nil: coverage off).
+    public let coverage: CoverageRecorder?
     private let state: Mutex<State>
     private let pushKeys = Mutex(PushKey())
 
@@ -15,8 +17,9 @@ public final class NamespaceRegistry: Sendable {
     }
 
     /// A registry whose new namespaces get `rules`.
-    public init(defaultName: String, rules: NamespaceRules) {
+    public init(defaultName: String, rules: NamespaceRules, coverage: CoverageRecorder? = nil) {
         self.defaultName = defaultName
+        self.coverage = coverage
         state = Mutex(State(rules: rules))
     }
 
@@ -24,7 +27,7 @@ public final class NamespaceRegistry: Sendable {
     public func namespace(_ name: String) -> Namespace {
         state.withLock { state in
             if let existing = state.namespaces[name] { return existing }
-            let made = Namespace(name: name, rules: state.rules)
+            let made = Namespace(name: name, rules: state.rules, coverage: coverage)
             state.namespaces[name] = made
             return made
         }

@@ -1,4 +1,5 @@
 import DatabaseRules
+import RulesTesting
 
 /// The rules a namespace is decided with, and where they came from.
 public struct NamespaceRules: Sendable {
@@ -27,12 +28,15 @@ public struct NamespaceRules: Sendable {
     public let source: String
     /// Where they came from.
     public let origin: Origin
+    /// The rules with the rule index coverage is counted by.
+    public let loaded: LoadedRules
 
     /// Rules from compiled source.
     public init(ruleset: Ruleset, source: String, origin: Origin) {
         self.ruleset = ruleset
         self.source = source
         self.origin = origin
+        self.loaded = LoadedRules(ruleset: ruleset.compiled)
     }
 
     /// The source of the open rules.

@@ -314,7 +314,15 @@ struct RESTResponder: HTTPResponder {
     private func inspectEndpoint(_ segments: [String], method: HTTPRequest.Method, identity: Identity, namespace: Namespace) throws(ServerError) -> Response {
         guard method == .get else { throw ServerError(.methodNotAllowed, "Use GET on /.inspect endpoints") }
         switch segments {
+        case [".inspect", "coverage"]:
+            guard let coverage = registry.coverage else {
+                throw ServerError(.notFound, "Coverage is off: the server was started with --no-coverage.")
+            }
+            return Self.json(coverage.json(namespace: namespace.name, rules: namespace.rules.loaded))
         case [".inspect", "databases"]:
+            guard identity == .admin else {
+                throw ServerError(.permissionDenied, "Permission denied", explanation: "/.inspect/databases.json needs the administrator (Authorization: Bearer owner)")
+            }
             let names = registry.all.map { #"{"name":"# + DataText.jsonQuoted($0.name) + "}" }
             return Self.json("[" + names.joined(separator: ",") + "]")
         default:

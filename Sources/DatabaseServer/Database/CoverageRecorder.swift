@@ -1,0 +1,101 @@
+import DatabaseRules
+import RulesTesting
+import Synchronization
+
+/// Rule coverage since the server started: for each rule of each namespace's rules, how often
+/// it was evaluated and how often it was true, false or an error (the emulator's coverage
+/// report, from our engine).
+///
+/// Requests do not wait for it: each decision is queued with the snapshot it was made on (trees
+/// are immutable, so deciding again later gives the same result) and a background task decides
+/// it again with a tracer. When the queue is full (``capacity`` decisions waiting), decisions are
+/// counted as dropped instead. New rules in a namespace start its coverage afresh.
+public final class CoverageRecorder: Sendable {
+    /// One decision to account for.
+    struct Job: Sendable {
+        let namespace: String
+        let rules: LoadedRules
+        let operation: DatabaseOperation
+        let root: DataNode?
+        let auth: AuthValue
+        let now: Double
+    }
+
+    /// Decisions that may wait to be counted.
+    public let capacity: Int
+    private let queue: AsyncStream<Job>.Continuation
+    private let stream: AsyncStream<Job>
+    private let state = Mutex(State())
+
+    private struct State {
+        var namespaces: [String: (rules: LoadedRules, collector: CoverageCollector)] = [:]
+        var dropped = 0
+        var pending = 0
+    }
+
+    /// A recorder holding at most `capacity` waiting decisions.
+    public init(capacity: Int = 10_000) {
+        self.capacity = capacity
+        (stream, queue) = AsyncStream<Job>.makeStream(bufferingPolicy: .bufferingOldest(capacity))
+    }
+
+    /// Queues a decision (never blocks).
+    func record(_ job: Job) {
+        state.withLock { $0.pending += 1 }
+        if case .dropped = queue.yield(job) {
+            state.withLock { $0.pending -= 1; $0.dropped += 1 }
+        }
+    }
+
+    /// Counts queued decisions until the task is cancelled.
+    public func run() async {
+        for await job in stream {
+            if Task.isCancelled { break }
+            var tracer = CoverageTracer()
+            let decision = job.rules.engine.decide(job.operation, on: job.root, auth: job.auth, now: job.now, explain: true, tracer: &tracer)
+            state.withLock { state in
+                state.pending -= 1
+                guard let explanation = decision.explanation else { return }
+                var entry = state.namespaces[job.namespace]
+                if entry == nil || entry!.rules !== job.rules {
+                    var collector = CoverageCollector()
+                    collector.register(job.rules)
+                    entry = (job.rules, collector)
+                }
+                entry!.collector.record(job.rules, explanation: explanation, values: tracer.evaluations)
+                state.namespaces[job.namespace] = entry
+            }
+        }
+    }
+
+    /// Stops the background task's loop.
+    public func stop() { queue.finish() }
+
+    /// Decisions still waiting to be counted.
+    public var pending: Int { state.withLock { $0.pending } }
+
+    /// The coverage of a namespace's current rules as JSON: the `rules test --coverage-json`
+    /// format plus `namespace`, `dropped` and `pending` counts.
+    public func json(namespace: String, rules: LoadedRules) -> String {
+        state.withLock { state in
+            var collector: CoverageCollector
+            if let entry = state.namespaces[namespace], entry.rules === rules {
+                collector = entry.collector
+            } else {
+                collector = CoverageCollector()
+                collector.register(rules)
+            }
+            let report = CoverageReporter.json(collector).trimmingTrailingNewline
+            let extra = #""namespace":"# + DataText.jsonQuoted(namespace) + #","dropped":\#(state.dropped),"pending":\#(state.pending),"#
+            return report.hasPrefix("{") ? "{" + extra + report.dropFirst() : report
+        }
+    }
+}
+
+extension String {
+    fileprivate var trimmingTrailingNewline: String {
+        var s = self
+        while s.hasSuffix("\n") { s.removeLast() }
+        return s
+    }
+}
