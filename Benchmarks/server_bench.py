@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Measures `rules serve` on loopback, next to a bare Hummingbird route, in one run.
+
+Figures: rules-checked GET and PUT throughput and p99 latency (wrk), the same for the bare
+route, the time from start to accepting connections, the time for one write to reach 1,000
+streaming listeners, and the server's memory with 1,000 idle streams.
+
+Usage (release build first):
+    swift build -c release --product rules && swift build -c release --product BareServer
+    python3 Benchmarks/server_bench.py [--bin .build/release] [--seconds 10] [--listeners 1000]
+Needs wrk (Debian: apt-get install wrk). Prints a Markdown table.
+"""
+import argparse
+import asyncio
+import base64
+import json
+import os
+import re
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RULES = os.path.join(ROOT, "rules-examples", "blog", "database.rules.json")
+
+
+def mock_token(uid):
+    def seg(obj):
+        return base64.urlsafe_b64encode(json.dumps(obj, separators=(",", ":")).encode()).decode().rstrip("=")
+    return seg({"alg": "none", "type": "JWT"}) + "." + seg({"sub": uid, "iat": 0}) + "."
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def raise_fd_limit():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def wait_for_port(port, timeout=10.0):
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.05):
+                return time.perf_counter() - start
+        except OSError:
+            time.sleep(0.0005)
+    raise RuntimeError(f"nothing listens on {port}")
+
+
+def start(argv):
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=raise_fd_limit)
+    return proc
+
+
+def request(port, method, path, body=None, token="owner"):
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
+                                 data=None if body is None else json.dumps(body).encode(),
+                                 headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(req) as r:
+        return r.status, r.read()
+
+
+def wrk(url, seconds, script=None, connections=64):
+    argv = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    if script:
+        argv += ["-s", script]
+    out = subprocess.run(argv + [url], capture_output=True, text=True, check=True).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return rps, float(p99.group(1)) * scale, int(non2xx.group(1)) if non2xx else 0
+
+
+async def fan_out(port, listeners, token):
+    """Opens `listeners` streams, writes once, returns (ms to the last delivery, all delivered)."""
+    path = f"/posts/p1.json?auth={token}"
+    head = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n").encode()
+    streams = []
+    for _ in range(listeners):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(head)
+        streams.append((reader, writer))
+
+    async def until(reader, marker):
+        buf = b""
+        while marker not in buf:
+            chunk = await reader.read(65536)
+            if not chunk:
+                raise RuntimeError("stream closed")
+            buf += chunk
+
+    await asyncio.gather(*(until(r, b"event: put") for r, _ in streams))
+    return streams, until
+
+
+async def measure_fan_out(port, listeners, token, rss_of):
+    streams, until = await fan_out(port, listeners, token)
+    rss = rss_of()
+    loop = asyncio.get_running_loop()
+    started = time.perf_counter()
+    done = []
+
+    async def one(reader):
+        await until(reader, b"/title")
+        done.append(time.perf_counter())
+
+    waiters = [asyncio.create_task(one(r)) for r, _ in streams]
+    await loop.run_in_executor(None, request, port, "PUT", "/posts/p1/title.json?print=silent", "fan-out")
+    await asyncio.wait_for(asyncio.gather(*waiters), timeout=30)
+    for _, w in streams:
+        w.close()
+    return (max(done) - started) * 1000, len(done), rss
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "release"))
+    parser.add_argument("--seconds", type=int, default=10)
+    parser.add_argument("--listeners", type=int, default=1000)
+    parser.add_argument("--starts", type=int, default=10)
+    args = parser.parse_args()
+    raise_fd_limit()
+    rules_bin, bare_bin = os.path.join(args.bin, "rules"), os.path.join(args.bin, "BareServer")
+    token = mock_token("alice")
+    rows = []
+
+    # Start-up: from spawning the process to accepting a connection.
+    times = []
+    for _ in range(args.starts):
+        port = free_port()
+        proc = start([rules_bin, "serve", RULES, "--port", str(port), "--log", "quiet"])
+        times.append(wait_for_port(port) * 1000)
+        proc.terminate(); proc.wait()
+    rows.append(("start to accepting connections", f"{statistics.median(times):.1f} ms (median of {args.starts}; min {min(times):.1f})", "≤ 200 ms"))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        put_lua = os.path.join(tmp, "put.lua")
+        with open(put_lua, "w") as f:
+            f.write('wrk.method = "PUT"\nwrk.body = "\\"alice2\\""\nwrk.headers["Content-Type"] = "application/json"\n')
+
+        bare_port = free_port()
+        bare = start([bare_bin, str(bare_port)])
+        wait_for_port(bare_port)
+        bare_get = wrk(f"http://127.0.0.1:{bare_port}/posts/p1.json", args.seconds)
+        bare_put = wrk(f"http://127.0.0.1:{bare_port}/users/alice/username.json", args.seconds, put_lua)
+        bare.terminate(); bare.wait()
+
+        results = {}
+        for coverage in (False, True):
+            port = free_port()
+            argv = [rules_bin, "serve", RULES, "--port", str(port), "--log", "quiet"] + ([] if coverage else ["--no-coverage"])
+            proc = start(argv)
+            wait_for_port(port)
+            post = {"uid": "bob", "author": "Bob", "title": "Hello", "body": "b", "starCount": 0}
+            request(port, "PUT", "/.json", {"posts": {"p1": post}, "users": {"alice": {"username": "alice"}}})
+            get = wrk(f"http://127.0.0.1:{port}/posts/p1.json?auth={token}", args.seconds)
+            put = wrk(f"http://127.0.0.1:{port}/users/alice/username.json?auth={token}&print=silent", args.seconds, put_lua)
+            results[coverage] = (get, put)
+            if not coverage:
+                ms, delivered, idle_rss = asyncio.run(measure_fan_out(port, args.listeners, token, lambda: rss_mb(proc.pid)))
+                base_rss = None
+            proc.terminate(); proc.wait()
+
+    def row(name, mine, bare, target):
+        (rps, p99, errors), (brps, bp99, _) = mine, bare
+        note = f" ({errors} non-2xx)" if errors else ""
+        return (name, f"{rps:,.0f} req/s, p99 {p99:.2f} ms{note}; bare route {brps:,.0f} req/s, p99 {bp99:.2f} ms: **{rps / brps * 100:.0f} %**", target)
+
+    rows.append(row("GET, rules checked (blog `.read`, mock token), coverage off", results[False][0], bare_get, "≥ 50 % of bare"))
+    rows.append(row("PUT, rules checked (blog `.write` + `.validate`), coverage off", results[False][1], bare_put, "≥ 30 % of bare"))
+    rows.append(row("GET, coverage on (the default)", results[True][0], bare_get, "–"))
+    rows.append(row("PUT, coverage on (the default)", results[True][1], bare_put, "–"))
+    rows.append((f"one write to {args.listeners} streaming listeners", f"{ms:.1f} ms to the last ({delivered} delivered)", "≤ 100 ms"))
+    rows.append((f"RSS with {args.listeners} idle streams", f"{idle_rss:.0f} MB", "≤ 150 MB"))
+
+    print(f"wrk -t2 -c64 -d{args.seconds}s on loopback, server and wrk on the same {os.cpu_count()} cores\n")
+    print("| measure | figure | target |\n| --- | --- | --- |")
+    for name, figure, target in rows:
+        print(f"| {name} | {figure} | {target} |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
