@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         // The HTTP server of `rules serve`.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
@@ -50,12 +51,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // `rules serve`: namespaces, stores, listeners and event fan-out (the database), and the
-        // transports that speak to clients (REST, streaming).
+        // transports that speak to clients (REST, streaming, the SDKs' WebSocket protocol).
         .target(
             name: "DatabaseServer",
             dependencies: [
                 "DatabaseRules", "RulesTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

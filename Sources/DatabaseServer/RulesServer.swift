@@ -1,6 +1,8 @@
 import DatabaseRules
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -55,8 +57,10 @@ public final class RulesServer: Sendable {
         }()
         let responder = RESTResponder(registry: registry, log: log, limits: configuration.limits)
         let ports = AsyncStream<Int>.makeStream()
+        let server = httpServer()
         let primary = Application(
             responder: responder,
+            server: server,
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in
                 ports.continuation.yield(channel.localAddress?.port ?? 0)
@@ -75,6 +79,7 @@ public final class RulesServer: Sendable {
                 // Also ::1, for clients that resolve localhost to IPv6; ignored where it fails.
                 let secondary = Application(
                     responder: responder,
+                    server: server,
                     configuration: ApplicationConfiguration(address: .hostname("::1", port: port), serverName: nil),
                     logger: logger)
                 group.addTask {
@@ -93,6 +98,25 @@ public final class RulesServer: Sendable {
             try await group.next()
             coverage?.stop()
             group.cancelAll()
+        }
+    }
+
+    /// HTTP/1.1 with the upgrade to the SDKs' WebSocket protocol at `/.ws`.
+    private func httpServer() -> HTTPServerBuilder {
+        let registry = registry, log = log, limits = configuration.limits, explain = configuration.explainDenials
+        let sessions = SessionCounter()
+        let ws = WebSocketServerConfiguration(maxFrameSize: limits.maxWireFrameBytes, autoPing: .enabled(timePeriod: .seconds(30)))
+        return .http1WebSocketUpgrade(configuration: .init(ws: ws)) { request, _, _ in
+            guard let target = request.path, target == "/.ws" || target.hasPrefix("/.ws?") else { return .dontUpgrade }
+            let parsed = try? RequestTarget(target)
+            let ns = parsed?.parameter("ns").flatMap { $0.isEmpty ? nil : $0 } ?? registry.defaultName
+            let host = request.authority ?? "127.0.0.1"
+            let session = "rules-serve-\(sessions.next())"
+            let connection = WireConnection(
+                namespace: registry.namespace(ns), log: log, limits: limits, host: host, session: session, explainDenials: explain)
+            return .upgrade([:]) { inbound, outbound, _ in
+                await connection.run(inbound: inbound, outbound: outbound)
+            }
         }
     }
 
@@ -133,6 +157,15 @@ public final class RulesServer: Sendable {
     /// Writes a line to standard error.
     static func say(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+/// Numbers WebSocket sessions.
+final class SessionCounter: Sendable {
+    private let count = Mutex(0)
+
+    func next() -> Int {
+        count.withLock { $0 += 1; return $0 }
     }
 }
 

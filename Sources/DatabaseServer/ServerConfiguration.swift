@@ -15,6 +15,10 @@ public struct ServerConfiguration: Sendable {
     public var logFormat: RequestLog.Format = .text
     /// How many recent requests are kept for inspection.
     public var requestLogCapacity: Int = 1000
+    /// Whether WebSocket clients get the explanation of each denial as `sd` (security debug)
+    /// messages before the `permission_denied` answer (the JavaScript SDK prints them as
+    /// `FIREBASE: ...` in the app's console).
+    public var explainDenials = true
     /// Whether decisions are counted for `/.inspect/coverage.json`.
     public var coverage = true
     /// Resource bounds.

@@ -42,6 +42,9 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Request log on standard error: text (denials and errors, with why), json (every request, one object a line) or quiet.")
     public var log: String = "text"
 
+    @Flag(inversion: .prefixedNo, help: "Send WebSocket clients the explanation of each denial as a security debug message (the JavaScript SDK prints it as FIREBASE: ... in the console).")
+    public var explainDenials = true
+
     @Flag(inversion: .prefixedNo, help: "Count rule coverage for /.inspect/coverage.json (decided again in the background, off the request path).")
     public var coverage = true
 
@@ -63,6 +66,7 @@ public struct ServeCommand: AsyncParsableCommand {
         }
         configuration.logFormat = format
         configuration.coverage = coverage
+        configuration.explainDenials = explainDenials
         if let project { configuration.defaultNamespace = "\(project)-default-rtdb" }
         var warning: String?
         if let rulesFile {

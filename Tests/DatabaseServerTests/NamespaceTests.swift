@@ -101,11 +101,11 @@ final class RecordingSink: EventSink {
         _ = try ns.write(.update(path: "/", values: [("rooms/r1/meta/n", 2)]), as: .admin, now: 0)
         _ = try ns.write(.set(path: "/rooms", value: ["r1": ["public": true]]), as: .admin, now: 0)
         #expect(sink.received == [
-            .put(path: "/msgs/-K1", json: #""""#),
-            .patch(path: "/", json: #"{"title":"x","meta/n":1}"#),
-            .put(path: "/title", json: #""y""#),
-            .patch(path: "/", json: #"{"meta/n":2}"#),
-            .put(path: "/", json: #"{"public":true}"#),
+            .put(path: "/msgs/-K1", value: RenderedValue(json: #""""#)),
+            .patch(path: "/", value: RenderedValue(json: #"{"title":"x","meta/n":1}"#)),
+            .put(path: "/title", value: RenderedValue(json: #""y""#)),
+            .patch(path: "/", value: RenderedValue(json: #"{"meta/n":2}"#)),
+            .put(path: "/", value: RenderedValue(json: #"{"public":true}"#)),
         ])
     }
 
@@ -147,7 +147,7 @@ final class RecordingSink: EventSink {
         _ = try ns.write(.set(path: "/users/m", value: "1"), as: .admin, now: 0)
         _ = try ns.write(.set(path: "/users/z", value: "2"), as: .admin, now: 0)  // outside the first 1
         _ = try ns.write(.set(path: "/users/a", value: "3"), as: .admin, now: 0)
-        #expect(sink.received == [.put(path: "/", json: #"{"m":"1"}"#), .put(path: "/", json: #"{"a":"3"}"#)])
+        #expect(sink.received == [.put(path: "/", value: RenderedValue(json: #"{"m":"1"}"#)), .put(path: "/", value: RenderedValue(json: #"{"a":"3"}"#))])
     }
 }
 

@@ -39,13 +39,17 @@ public final class Namespace: Sendable {
 
     /// Reads a location (or a query on it) for `identity`: the rules' `.read` must allow it, and
     /// a query that orders by a child or by value needs the `.indexOn` for it.
-    public func read(_ keys: [String], query: Query = Query(), as identity: Identity, now: Double) throws(ServerError) -> (database: Database, node: DataNode?) {
+    public func read(
+        _ keys: [String], query: Query = Query(), as identity: Identity, now: Double, requireIndex: Bool = true
+    ) throws(ServerError) -> (database: Database, node: DataNode?) {
         let (database, rules) = state.withLock { ($0.database, $0.rules) }
-        try authorizeRead(keys, query: query, identity: identity, database: database, rules: rules, now: now)
+        try authorizeRead(keys, query: query, identity: identity, database: database, rules: rules, now: now, requireIndex: requireIndex)
         return (database, query.select(DataNode.node(database.root, at: DataPath(keys: keys))))
     }
 
-    private func authorizeRead(_ keys: [String], query: Query, identity: Identity, database: Database, rules: NamespaceRules, now: Double) throws(ServerError) {
+    private func authorizeRead(
+        _ keys: [String], query: Query, identity: Identity, database: Database, rules: NamespaceRules, now: Double, requireIndex: Bool = true
+    ) throws(ServerError) {
         if let auth = identity.auth {
             let operation = DatabaseOperation.read(path: Self.path(keys), query: query.ruleParameters)
             let decision = rules.ruleset.decide(operation, on: database, auth: auth, now: now)
@@ -57,7 +61,7 @@ public final class Namespace: Sendable {
                     : .permissionDenied(explanation: DenialReason.line(explained))
             }
         }
-        if let index = query.requiredIndex, !rules.ruleset.indexOn(at: keys).contains(index) {
+        if requireIndex, let index = query.requiredIndex, !rules.ruleset.indexOn(at: keys).contains(index) {
             throw ServerError(.badRequest, #"Index not defined, add ".indexOn": "\#(index)", for path "\#(Self.path(keys))", to the rules"#)
         }
     }
@@ -72,6 +76,9 @@ public final class Namespace: Sendable {
     public enum Condition: Sendable, Hashable {
         /// Write only if the location's ETag is this one.
         case ifMatch(String)
+        /// Write only if the location's node hash is this one (`""` for no data): the SDKs'
+        /// transactions.
+        case ifHash(String)
     }
 
     /// The end of a write.
@@ -96,15 +103,33 @@ public final class Namespace: Sendable {
                 let explained = rules.decide(operation, on: state.database, auth: auth, now: now, explain: true)
                 throw .permissionDenied(explanation: DenialReason.line(explained))
             }
-            if case .ifMatch(let expected)? = condition, case .single(let keys) = shape {
+            if let condition, case .single(let keys) = shape {
                 let current = DataNode.node(state.database.root, at: DataPath(keys: keys))
-                let etag = NodeHash.etag(of: current)
-                if etag != expected { return .stale(current, etag: etag) }
+                switch condition {
+                case .ifMatch(let expected):
+                    let etag = NodeHash.etag(of: current)
+                    if etag != expected { return .stale(current, etag: etag) }
+                case .ifHash(let expected):
+                    let hash = NodeHash.of(current)
+                    if hash != expected { return .stale(current, etag: hash) }
+                }
             }
             let old = state.database.root
             state.database.commit(decision)
             Self.notify(&state, shape: shape, old: old, new: state.database.root, now: now)
             return .committed(state.database)
+        }
+    }
+
+    /// Decides a write without committing it (an onDisconnect operation when it is registered).
+    public func check(_ operation: DatabaseOperation, as identity: Identity, now: Double) throws(ServerError) {
+        guard let auth = identity.auth else { return }
+        let (database, rules) = state.withLock { ($0.database, $0.rules) }
+        let decision = rules.ruleset.decide(operation, on: database, auth: auth, now: now)
+        guard decision.allowed else {
+            if decision.isRejected { throw ServerError(.badRequest, decision.reason ?? "Invalid write") }
+            let explained = rules.ruleset.decide(operation, on: database, auth: auth, now: now, explain: true)
+            throw .permissionDenied(explanation: DenialReason.line(explained))
         }
     }
 
@@ -138,14 +163,26 @@ public final class Namespace: Sendable {
 
     /// Registers a listener after checking that `identity` may read there. Returns its id and
     /// the value it starts from (taken under the same lock, so no write falls in between).
-    public func listen(_ keys: [String], query: Query = Query(), as identity: Identity, sink: any EventSink, now: Double) throws(ServerError) -> (id: Int, initial: DataNode?) {
+    ///
+    /// Without `requireIndex`, a query without its `.indexOn` is served anyway (the SDKs' listens,
+    /// which the server answers with a `no_index` warning).
+    public func listen(
+        _ keys: [String], query: Query = Query(), as identity: Identity, sink: any EventSink, now: Double, requireIndex: Bool = true
+    ) throws(ServerError) -> (id: Int, initial: DataNode?) {
         try state.withLock { (state: inout State) throws(ServerError) -> (id: Int, initial: DataNode?) in
-            try authorizeRead(keys, query: query, identity: identity, database: state.database, rules: state.rules, now: now)
+            try authorizeRead(keys, query: query, identity: identity, database: state.database, rules: state.rules, now: now, requireIndex: requireIndex)
             let id = state.nextListener
             state.nextListener += 1
             state.listeners[id] = Listener(id: id, keys: keys, query: query, identity: identity, sink: sink)
             return (id, query.select(DataNode.node(state.database.root, at: DataPath(keys: keys))))
         }
+    }
+
+    /// Whether the rules have the `.indexOn` a query needs at a location (always true for
+    /// queries that need none).
+    public func hasIndex(for query: Query, at keys: [String]) -> Bool {
+        guard let index = query.requiredIndex else { return true }
+        return rules.ruleset.indexOn(at: keys).contains(index)
     }
 
     /// Removes a listener (its client went away).
@@ -169,12 +206,12 @@ public final class Namespace: Sendable {
     private static func notify(_ state: inout State, shape: WriteShape, old: DataNode?, new: DataNode?, now: Double) {
         guard !state.listeners.isEmpty else { return }
         recheckListeners(&state, now: now)
-        var rendered: [[String]: String] = [:]
-        func json(_ keys: [String]) -> String {
-            if let text = rendered[keys] { return text }
-            let text = DataNode.node(new, at: DataPath(keys: keys))?.exportJSON(includePriority: false, arrays: true) ?? "null"
-            rendered[keys] = text
-            return text
+        var rendered: [[String]: RenderedValue] = [:]
+        func json(_ keys: [String]) -> RenderedValue {
+            if let value = rendered[keys] { return value }
+            let value = RenderedValue(.node(DataNode.node(new, at: DataPath(keys: keys))))
+            rendered[keys] = value
+            return value
         }
         var overflowed: [Int] = []
         for (id, listener) in state.listeners {
@@ -211,7 +248,7 @@ public final class Namespace: Sendable {
     }
 
     /// The event a write causes for one listener, if it sees a change.
-    private static func event(for listener: Listener, shape: WriteShape, old: DataNode?, new: DataNode?, json: ([String]) -> String) -> DatabaseEvent? {
+    private static func event(for listener: Listener, shape: WriteShape, old: DataNode?, new: DataNode?, json: ([String]) -> RenderedValue) -> DatabaseEvent? {
         let l = listener.keys
         func node(_ root: DataNode?, _ keys: [String]) -> DataNode? { DataNode.node(root, at: DataPath(keys: keys)) }
         func same(_ keys: [String]) -> Bool { equal(node(old, keys), node(new, keys)) }
@@ -219,31 +256,31 @@ public final class Namespace: Sendable {
             if listener.query.filters {
                 let before = listener.query.select(node(old, l)), after = listener.query.select(node(new, l))
                 if equal(before, after) { return nil }
-                return .put(path: "/", json: after?.exportJSON(includePriority: false, arrays: true) ?? "null")
+                return .put(path: "/", value: RenderedValue(.node(after)))
             }
-            return same(l) ? nil : .put(path: "/", json: json(l))
+            return same(l) ? nil : .put(path: "/", value: json(l))
         }
         if listener.query.filters { return wholeLocation() }
         switch shape {
         case .single(let w):
             if w.starts(with: l) {
-                return same(w) ? nil : .put(path: path(Array(w[l.count...])), json: json(w))
+                return same(w) ? nil : .put(path: path(Array(w[l.count...])), value: json(w))
             }
             return l.starts(with: w) ? wholeLocation() : nil
         case .update(let base, let entries):
             if base.starts(with: l) {
                 let changed = entries.filter { !same(base + $0.keys) }
                 if changed.isEmpty { return nil }
-                let members = changed.map { DataText.jsonQuoted($0.key) + ":" + json(base + $0.keys) }
-                return .patch(path: path(Array(base[l.count...])), json: "{" + members.joined(separator: ",") + "}")
+                let members = changed.map { ($0.key, node(new, base + $0.keys)) }
+                return .patch(path: path(Array(base[l.count...])), value: RenderedValue(.members(members)))
             }
             guard l.starts(with: base) else { return nil }
             let full = entries.map { base + $0.keys }
             if full.contains(where: { l.starts(with: $0) }) { return wholeLocation() }
             let below = full.filter { $0.starts(with: l) && !same($0) }
             if below.isEmpty { return nil }
-            let members = below.map { DataText.jsonQuoted($0[l.count...].joined(separator: "/")) + ":" + json($0) }
-            return .patch(path: "/", json: "{" + members.joined(separator: ",") + "}")
+            let members = below.map { ($0[l.count...].joined(separator: "/"), node(new, $0)) }
+            return .patch(path: "/", value: RenderedValue(.members(members)))
         }
     }
 

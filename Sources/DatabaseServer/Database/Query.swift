@@ -33,12 +33,31 @@ public struct Query: Sendable, Hashable {
         }
     }
 
+    /// A key tie-breaker of a bound: among children with the bound's value, which keys are in
+    /// range (the SDKs' `startAt(value, key)`; `[MIN_NAME]` and `[MAX_NAME]` on the wire).
+    public enum Name: Sendable, Hashable {
+        /// Before every key.
+        case min
+        /// After every key.
+        case max
+        /// This key.
+        case key(String)
+    }
+
     /// The order (nil for a plain read).
     public var order: Order?
     /// The lowest indexed value kept.
     public var startAt: Bound?
+    /// Which keys at the start value are kept (from this one on).
+    public var startName: Name = .min
+    /// Whether the start itself is kept (false for the SDKs' `startAfter`).
+    public var startInclusive = true
     /// The highest indexed value kept.
     public var endAt: Bound?
+    /// Which keys at the end value are kept (up to this one).
+    public var endName: Name = .max
+    /// Whether the end itself is kept (false for the SDKs' `endBefore`).
+    public var endInclusive = true
     /// Keep only this indexed value.
     public var equalTo: Bound?
     /// Keep the first N of the range.
@@ -82,9 +101,13 @@ public struct Query: Sendable, Hashable {
         case .priority?: p.orderByKey = false; p.orderByPriority = true
         case .child(let path)?: p.orderByKey = false; p.orderByChild = path.joined(separator: "/")
         }
-        p.startAt = startAt?.primitive
-        p.endAt = endAt?.primitive
-        p.equalTo = equalTo?.primitive
+        if let startAt, startAt == endAt, startInclusive, endInclusive, equalTo == nil {
+            p.equalTo = startAt.primitive
+        } else {
+            p.startAt = startAt?.primitive
+            p.endAt = endAt?.primitive
+            p.equalTo = equalTo?.primitive
+        }
         p.limitToFirst = limitToFirst.map(Double.init)
         p.limitToLast = limitToLast.map(Double.init)
         return p
@@ -104,14 +127,34 @@ public struct Query: Sendable, Hashable {
             }
         }
         let low = equalTo ?? startAt, high = equalTo ?? endAt
+        let lowName = equalTo != nil ? Name.min : startName, highName = equalTo != nil ? Name.max : endName
+        let lowInclusive = equalTo != nil || startInclusive, highInclusive = equalTo != nil || endInclusive
         var kept = entries.filter { entry in
-            if let low, entry.sort.compare(boundValue(low)) < 0 { return false }
-            if let high, entry.sort.compare(boundValue(high)) > 0 { return false }
+            if let low {
+                let c = compare(entry, boundValue(low), lowName)
+                if c < 0 || (c == 0 && !lowInclusive) { return false }
+            }
+            if let high {
+                let c = compare(entry, boundValue(high), highName)
+                if c > 0 || (c == 0 && !highInclusive) { return false }
+            }
             return true
         }
         if let n = limitToFirst, kept.count > n { kept = Array(kept.prefix(n)) }
         if let n = limitToLast, kept.count > n { kept = Array(kept.suffix(n)) }
         return DataNode.object(kept.map { ($0.key, $0.child) })
+    }
+
+    /// Compares a child with a bound: by indexed value, then by key against the bound's name
+    /// (ordering by key compares the key with the bound value alone).
+    private func compare(_ entry: (key: String, child: DataNode, sort: SortValue), _ value: SortValue, _ name: Name) -> Int {
+        let c = entry.sort.compare(value)
+        if c != 0 || order == .key || order == nil { return c }
+        switch name {
+        case .min: return 1
+        case .max: return -1
+        case .key(let key): return KeyOrder.compare(entry.key, key)
+        }
     }
 
     /// The indexed value of a child.

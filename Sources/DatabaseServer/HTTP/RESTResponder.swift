@@ -258,10 +258,10 @@ struct RESTResponder: HTTPResponder {
                 switch item {
                 case .keepAlive:
                     try await writer.write(ByteBuffer(string: Self.sse("keep-alive", "null")))
-                case .event(.put(let path, let json)):
-                    try await writer.write(ByteBuffer(string: Self.sse("put", #"{"path":"# + DataText.jsonQuoted(path) + #","data":"# + json + "}")))
-                case .event(.patch(let path, let json)):
-                    try await writer.write(ByteBuffer(string: Self.sse("patch", #"{"path":"# + DataText.jsonQuoted(path) + #","data":"# + json + "}")))
+                case .event(.put(let path, let value)):
+                    try await writer.write(ByteBuffer(string: Self.sse("put", #"{"path":"# + DataText.jsonQuoted(path) + #","data":"# + value.plain + "}")))
+                case .event(.patch(let path, let value)):
+                    try await writer.write(ByteBuffer(string: Self.sse("patch", #"{"path":"# + DataText.jsonQuoted(path) + #","data":"# + value.plain + "}")))
                 case .event(.cancel):
                     try await writer.write(ByteBuffer(string: Self.sse("cancel", "null")))
                 case .event(.authRevoked):
