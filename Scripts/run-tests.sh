@@ -9,4 +9,4 @@ swift build --build-tests
 .build/debug/rules check --strict rules-examples
 .build/debug/rules test rules-examples --min-coverage 90
 swift test --skip-build --disable-xctest
-bash Tests/EndToEnd/run.sh
+bash Tests/ClientTests/run.sh

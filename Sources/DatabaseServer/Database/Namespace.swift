@@ -90,19 +90,14 @@ public final class Namespace: Sendable {
     }
 
     /// Decides a write for `identity` and commits it when allowed (and when `condition`, if
-    /// any, holds), then tells every listener what changed.
+    /// any, holds), then tells every listener what changed. A condition that does not hold is
+    /// reported before the rules are asked (a transaction's stale attempt is retried, not
+    /// denied); callers show the current value only to a caller who may read it.
     public func write(_ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil) throws(ServerError) -> WriteOutcome {
         let shape = Self.shape(of: operation)
         return try state.withLock { (state: inout State) throws(ServerError) -> WriteOutcome in
-            let rules = identity.auth == nil ? Ruleset.open : state.rules.ruleset
-            let auth = identity.auth ?? .null
-            let decision = rules.decide(operation, on: state.database, auth: auth, now: now)
-            if identity.auth != nil { countCoverage(state.rules, operation, state.database.root, auth, now) }
-            guard decision.allowed else {
-                if decision.isRejected { throw ServerError(.badRequest, decision.reason ?? "Invalid write") }
-                let explained = rules.decide(operation, on: state.database, auth: auth, now: now, explain: true)
-                throw .permissionDenied(explanation: DenialReason.line(explained))
-            }
+            // A stale condition is answered first: the caller's value was computed from data that
+            // has changed, so the rules (which may compare with that data) are not asked about it.
             if let condition, case .single(let keys) = shape {
                 let current = DataNode.node(state.database.root, at: DataPath(keys: keys))
                 switch condition {
@@ -113,6 +108,15 @@ public final class Namespace: Sendable {
                     let hash = NodeHash.of(current)
                     if hash != expected { return .stale(current, etag: hash) }
                 }
+            }
+            let rules = identity.auth == nil ? Ruleset.open : state.rules.ruleset
+            let auth = identity.auth ?? .null
+            let decision = rules.decide(operation, on: state.database, auth: auth, now: now)
+            if identity.auth != nil { countCoverage(state.rules, operation, state.database.root, auth, now) }
+            guard decision.allowed else {
+                if decision.isRejected { throw ServerError(.badRequest, decision.reason ?? "Invalid write") }
+                let explained = rules.decide(operation, on: state.database, auth: auth, now: now, explain: true)
+                throw .permissionDenied(explanation: DenialReason.line(explained))
             }
             let old = state.database.root
             state.database.commit(decision)

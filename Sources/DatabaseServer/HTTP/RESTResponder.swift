@@ -189,6 +189,8 @@ struct RESTResponder: HTTPResponder {
         let outcome = try namespace.write(operation, as: identity, now: now, condition: condition)
         switch outcome {
         case .stale(let current, let etag):
+            // The 412 shows the current value: only to a caller who may read it.
+            _ = try namespace.read(keys, as: identity, now: now)
             var headers = Self.commonHeaders(etag: etag)
             headers[.contentType] = "application/json; charset=utf-8"
             return Response(

@@ -1,0 +1,126 @@
+"""Starts `rules serve` for the end-to-end tests and makes firebase-admin apps that talk to it."""
+import base64
+import json
+import os
+import re
+import subprocess
+import tempfile
+import threading
+import time
+import uuid
+
+import firebase_admin
+import pytest
+import requests
+from firebase_admin import db
+
+BINARY = os.environ.get("RULES_BINARY", ".build/debug/rules")
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class Server:
+    """One `rules serve` process on a free port, with its rules in a temporary file."""
+
+    def __init__(self, rules, args=()):
+        self.dir = tempfile.TemporaryDirectory(prefix="rules-serve-test-")
+        self.rules_path = os.path.join(self.dir.name, "database.rules.json")
+        with open(self.rules_path, "w") as f:
+            f.write(rules if isinstance(rules, str) else json.dumps(rules))
+        self.proc = subprocess.Popen(
+            [BINARY, "serve", self.rules_path, "--port", "0", "--log", "json", *args],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.log = []
+        first = self.proc.stderr.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)", first)
+        if not match:
+            self.proc.kill()
+            raise RuntimeError(f"rules serve did not start: {first}{self.proc.stderr.read()}")
+        self.port = int(match.group(1))
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.reader = threading.Thread(target=self._read_log, daemon=True)
+        self.reader.start()
+
+    def _read_log(self):
+        for line in self.proc.stderr:
+            self.log.append(line)
+
+    def requests_logged(self):
+        return [json.loads(line) for line in self.log if line.startswith("{")]
+
+    def rest(self, method, path, body=None, token=None, headers=None, raw=None, ns=None, **params):
+        """A raw REST request (as curl would send it)."""
+        h = dict(headers or {})
+        if token:
+            h["Authorization"] = f"Bearer {token}"
+        if ns:
+            params["ns"] = ns
+        data = raw if raw is not None else (None if body is None else json.dumps(body))
+        query = "&".join(f"{k}={v}" for k, v in params.items())
+        url = f"{self.url}{path}" + (f"?{query}" if query else "")
+        return requests.request(method, url, data=data, headers=h, timeout=10)
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.dir.cleanup()
+
+
+@pytest.fixture
+def serve():
+    servers = []
+
+    def start(rules, args=()):
+        server = Server(rules, args)
+        servers.append(server)
+        os.environ["FIREBASE_DATABASE_EMULATOR_HOST"] = f"127.0.0.1:{server.port}"
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+    os.environ.pop("FIREBASE_DATABASE_EMULATOR_HOST", None)
+
+
+@pytest.fixture
+def apps():
+    """Makes firebase-admin apps: `apps(override=...)`; every app is deleted afterwards."""
+    made = []
+
+    def make(override="admin", url="https://demo-test.firebaseio.com"):
+        options = {"databaseURL": url}
+        if override != "admin":
+            options["databaseAuthVariableOverride"] = override
+        app = firebase_admin.initialize_app(options=options, name=f"app-{uuid.uuid4().hex}")
+        made.append(app)
+        return app
+
+    yield make
+    for app in made:
+        firebase_admin.delete_app(app)
+
+
+def ref(app, path="/"):
+    return db.reference(path, app=app)
+
+
+def mock_token(claims):
+    """An unsigned token as the emulator suite's tools make it (alg none, empty signature)."""
+    def seg(obj):
+        return base64.urlsafe_b64encode(json.dumps(obj, separators=(",", ":")).encode()).decode().rstrip("=")
+    payload = {"iat": 0, "exp": 3600, "auth_time": 0, "aud": "demo-test",
+               "iss": "https://securetoken.google.com/demo-test",
+               "firebase": {"sign_in_provider": "custom", "identities": {}}}
+    payload.update(claims)
+    return seg({"alg": "none", "type": "JWT"}) + "." + seg(payload) + "."
+
+
+def wait_for(predicate, timeout=5.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return predicate()
