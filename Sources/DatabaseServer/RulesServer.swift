@@ -106,7 +106,8 @@ public final class RulesServer: Sendable {
         let registry = registry, log = log, limits = configuration.limits, explain = configuration.explainDenials
         let sessions = SessionCounter()
         let ws = WebSocketServerConfiguration(maxFrameSize: limits.maxWireFrameBytes, autoPing: .enabled(timePeriod: .seconds(30)))
-        return .http1WebSocketUpgrade(configuration: .init(ws: ws)) { request, _, _ in
+        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [MalformedRequestHandler()])
+        return .http1WebSocketUpgrade(configuration: .init(http1: http1, ws: ws)) { request, _, _ in
             guard let target = request.path, target == "/.ws" || target.hasPrefix("/.ws?") else { return .dontUpgrade }
             let parsed = try? RequestTarget(target)
             let ns = parsed?.parameter("ns").flatMap { $0.isEmpty ? nil : $0 } ?? registry.defaultName

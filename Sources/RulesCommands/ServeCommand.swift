@@ -42,6 +42,9 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Request log on standard error: text (denials and errors, with why), json (every request, one object a line) or quiet.")
     public var log: String = "text"
 
+    @Option(name: .customLong("keep-alive"), help: "Seconds between keep-alive events on idle streaming (text/event-stream) responses.")
+    public var keepAlive: Double = 30
+
     @Flag(inversion: .prefixedNo, help: "Send WebSocket clients the explanation of each denial as a security debug message (the JavaScript SDK prints it as FIREBASE: ... in the console).")
     public var explainDenials = true
 
@@ -65,6 +68,8 @@ public struct ServeCommand: AsyncParsableCommand {
             configuration.hostGiven = true
         }
         configuration.logFormat = format
+        guard keepAlive >= 0.1, keepAlive <= 3600 else { Self.fail("--keep-alive must be between 0.1 and 3600 seconds; got \(keepAlive)") }
+        configuration.limits.keepAliveSeconds = keepAlive
         configuration.coverage = coverage
         configuration.explainDenials = explainDenials
         if let project { configuration.defaultNamespace = "\(project)-default-rtdb" }

@@ -27,7 +27,7 @@ class Server:
         with open(self.rules_path, "w") as f:
             f.write(rules if isinstance(rules, str) else json.dumps(rules))
         self.proc = subprocess.Popen(
-            [BINARY, "serve", self.rules_path, "--port", "0", "--log", "json", *args],
+            [BINARY, "serve", self.rules_path, "--port", "0", "--log", "json", "--keep-alive", "0.5", *args],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self.log = []
         first = self.proc.stderr.readline()

@@ -58,7 +58,11 @@ struct RESTOptions: Sendable {
             default: break  // accepted and ignored: callback, timeout, writeSizeLimit, disableTriggers
             }
         }
-        if query.order == nil, query.filters {
+        // The emulator tools probe namespaces with shallow=true&limitToFirst=1 (accepted here,
+        // and served as a plain shallow read).
+        let probe = shallow && query.order == nil && query.limitToFirst == 1 && query.limitToLast == nil
+            && query.startAt == nil && query.endAt == nil && query.equalTo == nil
+        if query.order == nil, query.filters, !probe {
             throw ServerError(.badRequest, "orderBy must be defined when other query parameters are defined")
         }
         if query.limitToFirst != nil, query.limitToLast != nil {
