@@ -78,6 +78,10 @@ public struct RuleEvaluation: Sendable, Identifiable {
     public var source: String
     /// Sub-expression values, in source order.
     public var values: [(text: String, value: String)]
+    /// For a false rule, the sub-expression that made it false (down `&&` to the first false
+    /// operand, down `||` to the first alternative, into the branch of `?:` taken); nil when
+    /// the whole rule is that expression, or the rule was not false.
+    public var falsePart: String? = nil
 
     /// `file:line:col`.
     public var position: String { "\(file):\(location.line):\(location.column)" }

@@ -484,8 +484,12 @@ struct Evaluator<T: Tracer> {
         let recorded = tracer.take()
         var values: [(text: String, value: String)] = []
         var source = ""
+        var falsePart: String?
         if let expr = rule.expression {
             source = Self.oneLine(expr.source.text)
+            if case .value(false) = outcome, let node = Self.decidingFalse(expr.root, recorded, known: true), node !== expr.root {
+                falsePart = Self.oneLine(file.text(of: expr.fileRange(of: node)))
+            }
             var nodes: [Expression] = []
             Self.collect(expr.root, into: &nodes)
             for n in nodes.sorted(by: { ($0.range.start, -$0.range.end) < ($1.range.start, -$1.range.end) }) {
@@ -509,7 +513,7 @@ struct Evaluator<T: Tracer> {
         log.append(RuleEvaluation(
             id: log.count, kind: rule.kind, dataPath: display(snaps.path(of: dataEntry)), rulePath: rule.rulePath,
             file: file.path, location: file.location(of: rule.range), outcome: outcome, errorLocation: errorLocation,
-            bindings: bindings, source: source, values: values))
+            bindings: bindings, source: source, values: values, falsePart: falsePart))
     }
 
     private static func collect(_ e: Expression, into out: inout [Expression]) {
@@ -526,6 +530,62 @@ struct Evaluator<T: Tracer> {
         case .conditional(let c, let a, let b): collect(c, into: &out); collect(a, into: &out); collect(b, into: &out)
         case .array(let xs): for x in xs { collect(x, into: &out) }
         default: break
+        }
+    }
+
+    /// The sub-expression that made a false rule false: down `&&` to its first false operand,
+    /// down `||` to its first alternative, down `?:` to the branch taken, stopping at anything
+    /// else (a comparison, a call, a negation).
+    static func decidingFalse(_ node: Expression, _ values: [Int32: String], known: Bool = false) -> Expression? {
+        guard known || truth(node, values) == false else { return nil }
+        switch node.kind {
+        case .logical(.and, let operands):
+            guard let first = operands.first(where: { truth($0, values) == false }) else { return node }
+            return decidingFalse(first, values) ?? first
+        case .logical(.or, let operands):
+            guard let first = operands.first else { return node }
+            return decidingFalse(first, values) ?? first
+        case .conditional(let condition, let yes, let no):
+            guard let taken = truth(condition, values) else { return node }
+            return decidingFalse(taken ? yes : no, values) ?? node
+        default:
+            return node
+        }
+    }
+
+    /// A sub-expression's boolean value as evaluated: recorded by the tracer, or (for `&&`,
+    /// `||`, `!` and `?:`, which have no instruction of their own) derived from its operands;
+    /// nil when unknown or not a boolean.
+    static func truth(_ node: Expression, _ values: [Int32: String]) -> Bool? {
+        if let v = values[Int32(node.id)] { return v == "true" ? true : (v == "false" ? false : nil) }
+        switch node.kind {
+        case .logical(.and, let operands):
+            var all = true
+            for o in operands {
+                switch truth(o, values) {
+                case false?: return false
+                case nil: all = false
+                default: break
+                }
+            }
+            return all ? true : nil
+        case .logical(.or, let operands):
+            var all = true
+            for o in operands {
+                switch truth(o, values) {
+                case true?: return true
+                case nil: all = false
+                default: break
+                }
+            }
+            return all ? false : nil
+        case .unary(.not, let operand):
+            return truth(operand, values).map { !$0 }
+        case .conditional(let condition, let yes, let no):
+            guard let c = truth(condition, values) else { return nil }
+            return truth(c ? yes : no, values)
+        default:
+            return nil
         }
     }
 

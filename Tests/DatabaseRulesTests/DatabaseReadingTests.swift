@@ -99,3 +99,23 @@ import Testing
         #expect(rules.lintFindings(configuration: LintConfiguration(enabled: [])).isEmpty)
     }
 }
+
+/// The sub-expression that made a false rule false.
+@Suite struct FalsePartTests {
+    static let rules = try! Ruleset(source: """
+        {"rules": {"x": {".write": "auth != null && (newData.val() === 1 || newData.val() === 2) && newData.val() > 0",
+                         "$y": {".write": "auth.uid === 'a' ? newData.val() === 3 : false"}}}}
+        """)
+
+    static func falsePart(_ path: String, _ value: DataInput, uid: String?) -> String? {
+        let decision = rules.decide(.set(path: path, value: value), on: Database(), auth: uid.map { .user(uid: $0) } ?? .null, explain: true)
+        #expect(!decision.allowed)
+        return decision.explanation?.decisive?.falsePart
+    }
+
+    @Test func itFollowsAndOrAndConditionals() {
+        #expect(Self.falsePart("x", 5, uid: "a") == "newData.val() === 1")
+        #expect(Self.falsePart("x", -1, uid: nil) == "auth != null")
+        #expect(Self.falsePart("x/q", 4, uid: "a") == "newData.val() === 3")
+    }
+}

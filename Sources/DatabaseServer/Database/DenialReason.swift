@@ -12,16 +12,11 @@ enum DenialReason {
             return "\(explanation.operation): no rule grants it (no .read/.write on this path or above)"
         }
         var text = "\(explanation.operation): \(rule.rulePath) at \(rule.position) is \(rule.outcome)"
-        if let part = falsePart(rule) { text += "; \(part) is false" }
+        if let part = rule.falsePart { text += "; \(part) is false" }
         if !rule.bindings.isEmpty {
             text += " (with " + rule.bindings.map { "\($0.name) = \($0.value)" }.joined(separator: ", ") + ")"
         }
         return text
     }
 
-    /// The first sub-expression in source order that is false and is not the whole rule.
-    private static func falsePart(_ rule: RuleEvaluation) -> String? {
-        let whole = rule.source.trimmingCharacters(in: .whitespaces)
-        return rule.values.first { $0.value == "false" && $0.text != whole }.map(\.text)
-    }
 }
