@@ -16,10 +16,25 @@ import Testing
         }}
         """
 
-    func app() throws -> some ApplicationProtocol {
+    func app(limits: ServerLimits = ServerLimits()) throws -> some ApplicationProtocol {
         let rules = NamespaceRules(ruleset: try Ruleset(source: Self.rulesSource, path: "r.json"), source: Self.rulesSource, origin: .file("r.json"))
         let registry = NamespaceRegistry(defaultName: "default", rules: rules)
-        return Application(responder: RESTResponder(registry: registry, log: RequestLog(format: .quiet), limits: ServerLimits()))
+        return Application(responder: RESTResponder(registry: registry, log: RequestLog(format: .quiet), limits: limits))
+    }
+
+    @Test func bodiesOverTheLimitAre413AndNothingIsWritten() async throws {
+        var limits = ServerLimits()
+        limits.maxBodyBytes = 100
+        try await app(limits: limits).test(.router) { client in
+            let big = "\"" + String(repeating: "x", count: 200) + "\""
+            try await client.execute(uri: "/items/a.json", method: .put, body: ByteBuffer(string: big)) { r in
+                #expect(r.status == .contentTooLarge)
+                #expect(String(buffer: r.body).contains("the limit is 100 bytes"))
+            }
+            try await client.execute(uri: "/items/a.json", method: .get) { r in
+                #expect(String(buffer: r.body) == "null")
+            }
+        }
     }
 
     static let owner: HTTPFields = [.authorization: "Bearer owner"]
