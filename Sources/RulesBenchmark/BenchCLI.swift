@@ -35,7 +35,7 @@ public struct BenchCLIOptions: Sendable {
     /// `--sizes N,N,...`: database sizes (nodes) for the suite.
     public var sizes: [Int]?
     /// `--corpus DIR`: rules files whose compile time the suite measures.
-    public var corpusPath: String? = "../shared/corpus"
+    public var corpusPath: String? = "Tests/Data/corpus"
 
     /// Creates options for these paths.
     public init(paths: [String]) { self.paths = paths }

@@ -10,7 +10,7 @@ import RulesSyntax
 public struct BenchSuite: Sendable {
     /// The blog rules file (`rules-examples/blog/database.rules.json`).
     public var blogRulesPath: String
-    /// A directory of rules files to time compiling (e.g. `../shared/corpus`), if any.
+    /// A directory of rules files to time compiling (e.g. `Tests/Data/corpus`), if any.
     public var corpusPath: String?
     /// Database sizes in nodes, smallest first.
     public var sizes: [Int]

@@ -54,7 +54,7 @@ public struct BenchCommand: ParsableCommand {
     public var blogRules: String = "rules-examples/blog/database.rules.json"
 
     @Option(help: "A directory of rules files whose compile time the suite measures.")
-    public var corpus: String = "../shared/corpus"
+    public var corpus: String = "Tests/Data/corpus"
 
     public init() {}
 

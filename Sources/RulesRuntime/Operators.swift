@@ -12,9 +12,9 @@ public enum Operators {
         case .add:
             switch (l, r) {
             case (.number(let a), .number(let b)): return .success(.number(a + b))
-            case (.string(let a), .string(let b)): return .success(.string(a + b))
-            case (.string(let a), .number(let b)): return .success(.string(a + JSNumberFormatter.string(b)))
-            case (.number(let a), .string(let b)): return .success(.string(JSNumberFormatter.string(a) + b))
+            case (.string(let a), .string(let b)): return concatenate(a, b)
+            case (.string(let a), .number(let b)): return concatenate(a, JSNumberFormatter.string(b))
+            case (.number(let a), .string(let b)): return concatenate(JSNumberFormatter.string(a), b)
             default:
                 let side = isAddable(l) ? "right" : "left"
                 let v = isAddable(l) ? r : l
@@ -54,6 +54,16 @@ public enum Operators {
         default:
             return .failure(OperatorError("Internal error: \(op.mnemonic) is not a binary operator."))
         }
+    }
+
+    /// `a + b` for strings, refused before it is built when the result would be longer than
+    /// ``DataLimits/maxStringBytes``.
+    static func concatenate(_ a: String, _ b: String) -> Result<Value, OperatorError> {
+        let length = a.utf8.count + b.utf8.count
+        guard length <= DataLimits.maxStringBytes else {
+            return .failure(OperatorError("Invalid + expression: the result would be \(length) bytes, over the \(DataLimits.maxStringBytes)-byte string limit."))
+        }
+        return .success(.string(a + b))
     }
 
     /// `==` as the server has it: same type and same value; never an error.

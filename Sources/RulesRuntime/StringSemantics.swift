@@ -55,6 +55,31 @@ public enum StringSemantics {
         return a.dropFirst(a.count - b.count).elementsEqual(b)
     }
 
+    /// The UTF-8 length of `replaceAll(s, target, with: replacement)`, computed without building
+    /// it (so that a result over ``DataLimits/maxStringBytes`` is refused before it is allocated).
+    public static func replacedLength(_ s: String, _ target: String, with replacement: String) -> Int {
+        let n = s.utf8.count, r = replacement.utf8.count
+        if target.isEmpty {
+            // The replacement goes before every scalar and at the end.
+            let scalars = s.unicodeScalars.count
+            let (product, overflow) = (scalars + 1).multipliedReportingOverflow(by: r)
+            return overflow ? Int.max : n + product
+        }
+        var s = s, target = target
+        let count = s.withUTF8 { hay in
+            target.withUTF8 { needle in
+                var found = 0, i = 0
+                while let at = find(hay, needle, from: i) {
+                    found += 1
+                    i = at + needle.count
+                }
+                return found
+            }
+        }
+        let (product, overflow) = count.multipliedReportingOverflow(by: r - target.utf8.count)
+        return overflow ? Int.max : n + product
+    }
+
     /// Every occurrence of `target` replaced by `replacement` (a plain substring, not a pattern).
     /// An empty target inserts the replacement around every character, as the JVM's `replace` does.
     public static func replaceAll(_ s: String, _ target: String, with replacement: String) -> String {

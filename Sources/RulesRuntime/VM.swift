@@ -268,11 +268,21 @@ public struct VM: Sendable {
                 guard case .string(let s) = v else { return fail("Cannot call replace() on \(v.typeName).", pc, rs) }
                 guard case .string(let sa) = a else { return fail("Argument 1 of replace() must be a string, got \(a.typeName).", pc, rs) }
                 guard case .string(let sb) = b else { return fail("Argument 2 of replace() must be a string, got \(b.typeName).", pc, rs) }
+                let length = StringSemantics.replacedLength(s, sa, with: sb)
+                guard length <= DataLimits.maxStringBytes else {
+                    return fail("replace() would make a string of \(length == Int.max ? "too many" : String(length)) bytes, over the \(DataLimits.maxStringBytes)-byte limit.", pc, rs)
+                }
                 result = .string(StringSemantics.replaceAll(s, sa, with: sb))
             case .toLowerCase, .toUpperCase:
                 guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .string(let s) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
-                result = .string(ins.opcode == .toLowerCase ? StringSemantics.lowercase(s) : StringSemantics.uppercase(s))
+                let changed = ins.opcode == .toLowerCase ? StringSemantics.lowercase(s) : StringSemantics.uppercase(s)
+                // Case mapping can lengthen a string (ß → SS); the input is within the limit, so
+                // the result is at most three times it.
+                guard changed.utf8.count <= DataLimits.maxStringBytes else {
+                    return fail("\(Self.methodName(ins.opcode))() would make a string of \(changed.utf8.count) bytes, over the \(DataLimits.maxStringBytes)-byte limit.", pc, rs)
+                }
+                result = .string(changed)
             case .matches:
                 guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .string(let s) = v else { return fail("Cannot call matches() on \(v.typeName).", pc, rs) }

@@ -100,7 +100,15 @@ public enum TestCLI {
         func write(_ text: String, to path: String?) {
             guard let path else { return }
             do {
-                try text.write(toFile: path, atomically: true, encoding: .utf8)
+                // Written next to the file and renamed over it: readers never see half a report.
+                // (Foundation's own atomic write leaves a directory behind in the temporary
+                // directory on Linux.)
+                let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+                try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+                if rename(temporary, path) != 0 {
+                    try? FileManager.default.removeItem(atPath: temporary)
+                    throw CocoaError(.fileWriteUnknown)
+                }
             } catch {
                 stderr += "\(path):1:1: error: cannot write the file: \(error.localizedDescription)\n"
                 exit = 2

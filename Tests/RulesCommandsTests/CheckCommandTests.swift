@@ -11,8 +11,7 @@ struct TemporaryDirectory {
     let url: URL
 
     init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("rules-check-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try TestTemporaryFiles.directory(prefix: "rules-check")
     }
 
     /// Writes a file and returns its path.
@@ -27,20 +26,9 @@ struct TemporaryDirectory {
     func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
-/// The real-world corpus: `TestPaths.corpus`, or, when the repository is a worktree that is not
-/// next to `shared`, the nearest `shared/corpus` above it.
+/// The real-world corpus carried in `Tests/Data/corpus`.
 enum Corpus {
-    static let directory: URL? = {
-        let manager = FileManager.default
-        if manager.fileExists(atPath: TestPaths.corpus.path) { return TestPaths.corpus }
-        var dir = TestPaths.repository
-        while dir.path != "/" {
-            dir = dir.deletingLastPathComponent()
-            let candidate = dir.appendingPathComponent("shared/corpus")
-            if manager.fileExists(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }()
+    static let directory: URL? = TestPaths.corpus
 
     /// Every project's rules file: each folder's `*.json` except targaryen's test file.
     static func rulesFiles() -> [String] {
@@ -202,7 +190,7 @@ enum RulesBinary {
     // MARK: - The real-world corpus
 
     @Test func corpusIsFound() {
-        #expect(Corpus.rulesFiles().count >= 6, "no corpus under \(TestPaths.corpus.path) or any shared/corpus above the repository")
+        #expect(Corpus.rulesFiles().count >= 6, "no corpus under \(TestPaths.corpus.path)")
     }
 
     @Test(arguments: Corpus.rulesFiles())
@@ -328,5 +316,46 @@ enum RulesBinary {
             let result = CheckCommand.check(path)
             #expect(result.diagnostics.isEmpty, "\(DiagnosticReporter().text([result]))")
         }
+    }
+}
+
+/// The string bombs of a rules file, run by the built `rules` binary under a 4 GB address-space
+/// limit: each is denied with a runtime error, and the process neither crashes nor runs out of
+/// memory.
+@Suite struct StringBombTests {
+    @Test func rulesTestDeniesTheBombsUnderAFourGigabyteLimit() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let chain = "'aaaaaaaaaa'" + String(repeating: ".replace('','aaaaaaaaaa')", count: 7)
+        try dir.write("database.rules.json", """
+            {"rules": {".read": "\(chain).length > 0", "q": {".write": "newData.val().replace('', newData.val()).length > 0"}}}
+            """)
+        let big = String(repeating: "x", count: 60_000)
+        try dir.write("bomb.test.yaml", """
+            rules: database.rules.json
+            tests:
+              - name: a replace chain
+                read: /
+                expect: allow
+              - name: a quadratic replace over a 60 KB string
+                as: {uid: alice}
+                set: /q
+                value: "\(big)"
+                expect: allow
+            """)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -v 4194304; exec \"$0\" test \"$1\"", RulesBinary.path, dir.url.path]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = Pipe()
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        // The expectations say "allow", so both fail and print their explanations.
+        #expect(process.terminationReason == .exit && process.terminationStatus == 1, "\(text)")
+        #expect(text.contains("0 passed, 2 failed"))
+        #expect(text.contains("replace() would make a string of 3600120000 bytes, over the 10485760-byte limit."))
+        #expect(text.contains("over the 10485760-byte limit."))
     }
 }

@@ -16,7 +16,7 @@ import Testing
         let listing = Disassembler.listing(ruleset)
         let expectedURL = Self.golden.appendingPathComponent("disassembly.expected")
         if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] != nil {
-            try listing.write(to: expectedURL, atomically: true, encoding: .utf8)
+            try Data(listing.utf8).write(to: expectedURL)
             return
         }
         let expected = try String(contentsOf: expectedURL, encoding: .utf8)

@@ -5,7 +5,7 @@ import RulesRuntime
 import RulesSyntax
 import Testing
 
-/// The 186 expressions recorded from the live server (`../shared/conformance/targaryen-fixtures.json`):
+/// The 186 expressions recorded from the live server (`Tests/Data/conformance/targaryen-fixtures.json`, with its licence):
 /// each must be a compile error, a runtime error or the recorded boolean, exactly as recorded.
 struct ConformanceFixture: Sendable, CustomTestStringConvertible {
     let index: Int

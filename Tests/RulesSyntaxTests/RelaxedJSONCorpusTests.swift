@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import RulesSyntax
 
-/// The real-world rules files in `../shared/corpus/<project>/*.json`.
+/// The real-world rules files in `Tests/Data/corpus/<project>/*.json` (each with its licence).
 enum RelaxedJSONCorpus {
     static let directory = TestPaths.corpus.path
 

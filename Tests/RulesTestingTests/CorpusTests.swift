@@ -3,7 +3,7 @@ import Foundation
 import RulesTesting
 import Testing
 
-/// The shared targaryen integration suite and the bundled blog spec.
+/// The targaryen integration suite (`Tests/Data/corpus/targaryen-integration`) and the bundled blog spec.
 @Suite struct CorpusTests {
     @Test func targaryenIntegrationRunsItsEightCasesAllPassing() throws {
         let dir = TestPaths.corpus.appendingPathComponent("targaryen-integration")

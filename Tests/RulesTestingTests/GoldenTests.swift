@@ -29,7 +29,7 @@ import Testing
             var source = "// The expected human output of GoldenTests; rewritten by `RECORD_GOLDEN=1 swift test`.\n"
             source += "enum WrongExpectationGolden {\n    static let text = ##\"\"\"\n"
             source += body + "\n        \"\"\"##\n}\n"
-            try source.write(to: Self.goldenFile, atomically: true, encoding: .utf8)
+            try Data(source.utf8).write(to: Self.goldenFile)
             return
         }
         #expect(actual == WrongExpectationGolden.text, "golden mismatch; run RECORD_GOLDEN=1 swift test to re-record")

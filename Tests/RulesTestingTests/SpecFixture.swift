@@ -1,3 +1,4 @@
+import RulesTestSupport
 import Foundation
 import RulesTesting
 
@@ -6,11 +7,9 @@ enum SpecFixture {
     /// A fixed clock for runs, so results never depend on the wall clock.
     static let now: Double = 1_700_000_000_000
 
-    /// A new empty directory.
+    /// A new empty directory (removed with the test process's temporary files).
     static func directory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rules-testing-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestTemporaryFiles.directory(prefix: "rules-testing")
     }
 
     /// Writes files (name → text) into a new directory and returns it.
@@ -19,7 +18,7 @@ enum SpecFixture {
         for (name, text) in files {
             let url = dir.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
+            try Data(text.utf8).write(to: url)
         }
         return dir
     }
