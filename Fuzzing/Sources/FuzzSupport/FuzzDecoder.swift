@@ -17,6 +17,9 @@ public struct FuzzDecoder {
     /// True when every byte has been used.
     public var isAtEnd: Bool { index >= bytes.count }
 
+    /// The bytes not consumed yet.
+    public var remaining: [UInt8] { index < bytes.count ? Array(bytes[index...]) : [] }
+
     /// The next byte, or 0 past the end.
     public mutating func byte() -> UInt8 {
         guard index < bytes.count else { return 0 }
