@@ -15,6 +15,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // `swift package generate-documentation` (the DocC plugin; nothing is built with it otherwise).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         // SHA-1 for the node hash (compare-and-set, ETags), from a maintained implementation.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         // The HTTP server of `rules serve`.

@@ -39,7 +39,7 @@ public indirect enum DataValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Compact JSON text (object members in ``KeyOrder``).
+    /// Compact JSON text (object members in `KeyOrder`).
     public var description: String {
         switch self {
         case .null: return "null"

@@ -27,7 +27,7 @@ public struct Database: Sendable, CustomStringConvertible {
 
     /// Decides an operation and, when it is an allowed write, commits it: one call for what a
     /// server does with each request.
-    /// - Returns: the decision (its ``Decision/allowed`` says whether the database changed).
+    /// - Returns: the decision (its `Decision.allowed` says whether the database changed).
     @discardableResult
     public mutating func apply(
         _ operation: DatabaseOperation, rules: Ruleset, auth: AuthValue = .null, now: Double? = nil, explain: Bool = false

@@ -52,7 +52,7 @@ public enum NodeHash {
 
     /// The client SDKs' order of keys: keys that spell a 32-bit integer (`-?0*` and up to 10
     /// digits, so `"01"` counts) first, numerically, equal values shorter first; then the others
-    /// by UTF-16 code units. It differs from ``KeyOrder`` only for keys with leading zeros or a
+    /// by UTF-16 code units. It differs from `KeyOrder` only for keys with leading zeros or a
     /// `-0`, and for characters above U+FFFF; the hash must follow the SDKs.
     public static func nameCompare(_ a: String, _ b: String) -> Int {
         if a.utf8.elementsEqual(b.utf8) { return 0 }

@@ -82,7 +82,7 @@ public struct Ruleset: Sendable {
     /// - Parameters:
     ///   - operation: the read or write to authorize.
     ///   - database: the data before the operation.
-    ///   - auth: the caller (``AuthValue/null`` when signed out; see ``AuthValue/user(uid:provider:claims:)``).
+    ///   - auth: the caller (`AuthValue.null` when signed out; see `AuthValue.user(uid:provider:claims:)`).
     ///   - now: the server time in ms since the epoch (defaults to the current time); also the value
     ///     of `{".sv": "timestamp"}`.
     ///   - explain: record every rule evaluated (costs nothing when false).
