@@ -19,6 +19,7 @@ class Wire:
         self.r = 0
         self.replies = {}
         self.pushes = []
+        self.arrivals = []  # ("reply", r) or ("push", action), in the order received
         self.cache = {}
         self.cond = threading.Condition()
         self.closed = False
@@ -56,8 +57,10 @@ class Wire:
             self.pushes.append(("control", d))
         elif "r" in d:
             self.replies[d["r"]] = d["b"]
+            self.arrivals.append(("reply", d["r"]))
         else:
             self.pushes.append((d["a"], d["b"]))
+            self.arrivals.append(("push", d["a"]))
             if d["a"] in ("d", "m"):
                 self._apply(d["a"], d["b"])
 
