@@ -17,7 +17,11 @@ public final class Namespace: Sendable {
     private struct State: ~Copyable {
         var database: Database
         var rules: NamespaceRules
-        var listeners: [Int: Listener] = [:]
+        /// Listeners grouped by what they watch and who they are: a group is checked and its
+        /// event computed once per write, however many clients are in it.
+        var groups: [ListenerGroup: [Int: any EventSink]] = [:]
+        /// The group of each listener.
+        var groupOf: [Int: ListenerGroup] = [:]
         var nextListener = 1
     }
 
@@ -33,7 +37,7 @@ public final class Namespace: Sendable {
     /// The current rules.
     public var rules: NamespaceRules { state.withLock { $0.rules } }
     /// The number of open listeners.
-    public var listenerCount: Int { state.withLock { $0.listeners.count } }
+    public var listenerCount: Int { state.withLock { $0.groupOf.count } }
 
     // MARK: - Reads
 
@@ -177,7 +181,9 @@ public final class Namespace: Sendable {
             try authorizeRead(keys, query: query, identity: identity, database: state.database, rules: state.rules, now: now, requireIndex: requireIndex)
             let id = state.nextListener
             state.nextListener += 1
-            state.listeners[id] = Listener(id: id, keys: keys, query: query, identity: identity, sink: sink)
+            let group = ListenerGroup(keys: keys, query: query, identity: identity)
+            state.groups[group, default: [:]][id] = sink
+            state.groupOf[id] = group
             return (id, query.select(DataNode.node(state.database.root, at: DataPath(keys: keys))))
         }
     }
@@ -191,7 +197,7 @@ public final class Namespace: Sendable {
 
     /// Removes a listener (its client went away).
     public func unlisten(_ id: Int) {
-        _ = state.withLock { $0.listeners.removeValue(forKey: id) }
+        state.withLock { state in _ = Self.remove(id, from: &state) }
     }
 
     // MARK: - Events
@@ -207,8 +213,16 @@ public final class Namespace: Sendable {
         }
     }
 
+    /// Removes a listener; returns its sink.
+    private static func remove(_ id: Int, from state: inout State) -> (any EventSink)? {
+        guard let group = state.groupOf.removeValue(forKey: id) else { return nil }
+        let sink = state.groups[group]?.removeValue(forKey: id)
+        if state.groups[group]?.isEmpty == true { state.groups.removeValue(forKey: group) }
+        return sink
+    }
+
     private static func notify(_ state: inout State, shape: WriteShape, old: DataNode?, new: DataNode?, now: Double) {
-        guard !state.listeners.isEmpty else { return }
+        guard !state.groups.isEmpty else { return }
         recheckListeners(&state, now: now)
         var rendered: [[String]: RenderedValue] = [:]
         func json(_ keys: [String]) -> RenderedValue {
@@ -218,41 +232,37 @@ public final class Namespace: Sendable {
             return value
         }
         var overflowed: [Int] = []
-        for (id, listener) in state.listeners {
-            guard let event = event(for: listener, shape: shape, old: old, new: new, json: json) else { continue }
-            if !listener.sink.deliver(event) { overflowed.append(id) }
+        for (group, members) in state.groups {
+            guard let event = event(for: group, shape: shape, old: old, new: new, json: json) else { continue }
+            for (id, sink) in members where !sink.deliver(event) { overflowed.append(id) }
         }
         for id in overflowed {
-            state.listeners.removeValue(forKey: id)?.sink.finish()
+            remove(id, from: &state)?.finish()
         }
     }
 
-    /// Cancels every listener whose `.read` no longer holds.
+    /// Cancels every listener whose `.read` no longer holds (one decision per group).
     private static func recheckListeners(_ state: inout State, now: Double) {
-        var verdicts: [String: Bool] = [:]
-        var cancelled: [Int] = []
-        for (id, listener) in state.listeners {
-            guard let auth = listener.identity.auth else { continue }
-            let operation = DatabaseOperation.read(path: path(listener.keys), query: listener.query.ruleParameters)
-            let memo = "\(listener.keys)|\(listener.query)|\(auth)"
-            let allowed: Bool
-            if let known = verdicts[memo] {
-                allowed = known
-            } else {
-                allowed = state.rules.ruleset.decide(operation, on: state.database, auth: auth, now: now).allowed
-                verdicts[memo] = allowed
+        var cancelled: [ListenerGroup] = []
+        for group in state.groups.keys {
+            guard let auth = group.identity.auth else { continue }
+            let operation = DatabaseOperation.read(path: path(group.keys), query: group.query.ruleParameters)
+            if !state.rules.ruleset.decide(operation, on: state.database, auth: auth, now: now).allowed {
+                cancelled.append(group)
             }
-            if !allowed { cancelled.append(id) }
         }
-        for id in cancelled {
-            guard let listener = state.listeners.removeValue(forKey: id) else { continue }
-            _ = listener.sink.deliver(.cancel(reason: "Permission denied"))
-            listener.sink.finish()
+        for group in cancelled {
+            guard let members = state.groups.removeValue(forKey: group) else { continue }
+            for (id, sink) in members {
+                state.groupOf.removeValue(forKey: id)
+                _ = sink.deliver(.cancel(reason: "Permission denied"))
+                sink.finish()
+            }
         }
     }
 
-    /// The event a write causes for one listener, if it sees a change.
-    private static func event(for listener: Listener, shape: WriteShape, old: DataNode?, new: DataNode?, json: ([String]) -> RenderedValue) -> DatabaseEvent? {
+    /// The event a write causes for the listeners of a group, if they see a change.
+    private static func event(for listener: ListenerGroup, shape: WriteShape, old: DataNode?, new: DataNode?, json: ([String]) -> RenderedValue) -> DatabaseEvent? {
         let l = listener.keys
         func node(_ root: DataNode?, _ keys: [String]) -> DataNode? { DataNode.node(root, at: DataPath(keys: keys)) }
         func same(_ keys: [String]) -> Bool { equal(node(old, keys), node(new, keys)) }
