@@ -1,5 +1,6 @@
 import DatabaseRules
 import Foundation
+import Synchronization
 
 /// The credentials a request carries, before they are turned into an ``Identity``.
 ///
@@ -50,8 +51,24 @@ public struct Credentials: Sendable, Hashable {
         }
     }
 
+    /// Tokens already decoded (a client sends the same one with every request). Bounded: the
+    /// cache is emptied when it reaches ``tokenCacheLimit`` entries.
+    private static let decoded = Mutex<[String: AuthValue]>([:])
+    /// The most decoded tokens kept.
+    static let tokenCacheLimit = 1024
+
     /// The `auth` value of an unsigned JWT, or nil when the text is not one.
     static func unsignedTokenAuth(_ token: String) -> AuthValue? {
+        if let known = decoded.withLock({ $0[token] }) { return known }
+        guard let auth = decodeUnsignedToken(token) else { return nil }
+        decoded.withLock { cache in
+            if cache.count >= tokenCacheLimit { cache.removeAll(keepingCapacity: true) }
+            cache[token] = auth
+        }
+        return auth
+    }
+
+    private static func decodeUnsignedToken(_ token: String) -> AuthValue? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[2].isEmpty,
               let header = decodeSegment(parts[0]), let payload = decodeSegment(parts[1]),
