@@ -8,7 +8,9 @@ streaming listeners, and the server's memory with 1,000 idle streams.
 Usage (release build first):
     swift build -c release --product rules && swift build -c release --product BareServer
     python3 Benchmarks/server_bench.py [--bin .build/release] [--seconds 10] [--listeners 1000]
-Needs wrk (Debian: apt-get install wrk). Prints a Markdown table.
+Needs wrk (Debian: apt-get install wrk) and, for the WebSocket figures, the `websockets` package
+(the end-to-end tests' virtual environment has it: run the script with .venv-e2e/bin/python).
+Prints a Markdown table.
 """
 import argparse
 import asyncio
@@ -123,6 +125,73 @@ async def measure_fan_out(port, listeners, token, rss_of):
     return (max(done) - started) * 1000, len(done), rss
 
 
+async def ws_writes(port, token, connections, writes):
+    """`connections` WebSocket clients each send `writes` rules-checked sets, pipelined;
+    returns writes per second until the last `ok`."""
+    import websockets
+    clients = []
+    for i in range(connections):
+        ws = await websockets.connect(f"ws://127.0.0.1:{port}/.ws?v=5&ns=default", max_size=None)
+        await ws.recv()  # hello
+        await ws.send(json.dumps({"t": "d", "d": {"r": 1, "a": "auth", "b": {"cred": token}}}))
+        await ws.recv()
+        clients.append(ws)
+
+    async def run(ws):
+        for r in range(2, writes + 2):
+            await ws.send(json.dumps({"t": "d", "d": {"r": r, "a": "p", "b": {"p": "/users/alice/username", "d": f"w{r}"}}}))
+        seen = 0
+        while seen < writes:
+            message = json.loads(await ws.recv())
+            if "r" in message["d"]:
+                assert message["d"]["b"]["s"] == "ok", message
+                seen += 1
+
+    started = time.perf_counter()
+    await asyncio.gather(*(run(ws) for ws in clients))
+    elapsed = time.perf_counter() - started
+    for ws in clients:
+        await ws.close()
+    return connections * writes / elapsed
+
+
+async def ws_fan_out(port, token, listeners):
+    """`listeners` WebSocket clients listen on /posts/p1; one REST write; ms to the last push."""
+    import websockets
+    clients = []
+    for i in range(listeners):
+        ws = await websockets.connect(f"ws://127.0.0.1:{port}/.ws?v=5&ns=default", max_size=None)
+        await ws.recv()
+        await ws.send(json.dumps({"t": "d", "d": {"r": 1, "a": "auth", "b": {"cred": token}}}))
+        await ws.send(json.dumps({"t": "d", "d": {"r": 2, "a": "q", "b": {"p": "/posts/p1", "h": ""}}}))
+        clients.append(ws)
+
+    async def until_ok(ws):
+        while True:
+            message = json.loads(await ws.recv())
+            if message["d"].get("r") == 2:
+                return
+
+    await asyncio.gather(*(until_ok(ws) for ws in clients))
+    done = []
+
+    async def until_push(ws):
+        while True:
+            message = json.loads(await ws.recv())
+            if message["d"].get("a") == "d" and "/title" in message["d"]["b"]["p"]:
+                done.append(time.perf_counter())
+                return
+
+    waiters = [asyncio.create_task(until_push(ws)) for ws in clients]
+    loop = asyncio.get_running_loop()
+    started = time.perf_counter()
+    await loop.run_in_executor(None, request, port, "PUT", "/posts/p1/title.json?print=silent", "ws fan-out")
+    await asyncio.wait_for(asyncio.gather(*waiters), timeout=30)
+    for ws in clients:
+        await ws.close()
+    return (max(done) - started) * 1000, len(done)
+
+
 def rss_mb(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -177,7 +246,11 @@ def main():
             results[coverage] = (get, put)
             if not coverage:
                 ms, delivered, idle_rss = asyncio.run(measure_fan_out(port, args.listeners, token, lambda: rss_mb(proc.pid)))
-                base_rss = None
+                try:
+                    ws_rate = asyncio.run(ws_writes(port, token, 4, 2000))
+                    ws_ms, ws_delivered = asyncio.run(ws_fan_out(port, token, args.listeners))
+                except ImportError:
+                    ws_rate = None
             proc.terminate(); proc.wait()
 
     def row(name, mine, bare, target):
@@ -191,6 +264,9 @@ def main():
     rows.append(row("PUT, coverage on (the default)", results[True][1], bare_put, "–"))
     rows.append((f"one write to {args.listeners} streaming listeners", f"{ms:.1f} ms to the last ({delivered} delivered)", "≤ 100 ms"))
     rows.append((f"RSS with {args.listeners} idle streams", f"{idle_rss:.0f} MB", "≤ 150 MB"))
+    if ws_rate is not None:
+        rows.append(("WebSocket writes, rules checked (4 connections × 2,000 pipelined sets of `/users/alice/username`), `--no-coverage`", f"{ws_rate:,.0f} writes/s", "–"))
+        rows.append((f"one write to {args.listeners} WebSocket listeners", f"{ws_ms:.1f} ms to the last ({ws_delivered} delivered)", "–"))
 
     print(f"wrk -t2 -c64 -d{args.seconds}s on loopback, server and wrk on the same {os.cpu_count()} cores\n")
     print("| measure | figure | target |\n| --- | --- | --- |")
