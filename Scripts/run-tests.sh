@@ -5,6 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The tests remove what they create, but on Linux the toolchain's own atomic writes (SwiftPM's,
+# through Foundation) leave `TemporaryDirectory.*` folders behind: keep those inside .build.
+export TMPDIR="$PWD/.build/tmp"
+mkdir -p "$TMPDIR"
+
 swift build --build-tests
 .build/debug/rules check --strict rules-examples
 .build/debug/rules test rules-examples --min-coverage 90

@@ -22,8 +22,9 @@ final class MalformedRequestHandler: ChannelInboundHandler, RemovableChannelHand
         head.headerFields[.connection] = "close"
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(string: body))), promise: nil)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-            context.close(promise: nil)
+            bound.value.close(promise: nil)
         }
     }
 }
