@@ -37,6 +37,24 @@ public final class RulesServer: Sendable {
         rulesStamp = Mutex(configuration.rulesFile.flatMap(FileStamp.init(path:)))
     }
 
+    /// Loads an emulator export (`DIR/database_export/<namespace>.json`) into the namespaces,
+    /// before the server listens. Returns the namespaces loaded.
+    @discardableResult
+    public func importExport(from directory: String) throws -> [String] {
+        let loaded = try EmulatorExport.read(directory)
+        for (name, database) in loaded {
+            registry.namespace(name).load(database)
+        }
+        return loaded.map(\.namespace)
+    }
+
+    /// Writes every namespace that holds data (and every one named in `include`) in the emulator's
+    /// export layout.
+    public func export(to directory: String, include: [String] = []) throws {
+        let namespaces = registry.all.filter { $0.database.root != nil || include.contains($0.name) }
+        try EmulatorExport.write(namespaces.map { ($0.name, $0.database) }, to: directory)
+    }
+
     /// Compiles a rules file into namespace rules.
     static func load(_ path: String) throws(RulesError) -> NamespaceRules {
         guard let data = FileManager.default.contents(atPath: path) else {

@@ -54,8 +54,8 @@ public struct ServeCommand: AsyncParsableCommand {
     public init() {}
 
     public func run() async throws {
-        for (flag, value) in [("--data", data), ("--import", importDirectory), ("--export-on-exit", exportOnExit)] where value != nil {
-            Self.fail("\(flag) is not available in this version: the server keeps its data in memory only, and it is lost when the server stops.")
+        if data != nil {
+            Self.fail("--data is not available in this version: the server keeps its data in memory (use --import and --export-on-exit to carry it between runs).")
         }
         guard let format = RequestLogFormatOption(rawValue: log)?.format else {
             Self.fail("--log must be text, json or quiet; got '\(log)'")
@@ -90,9 +90,17 @@ public struct ServeCommand: AsyncParsableCommand {
         } catch {
             Self.fail(error.description)
         }
+        var imported: [String] = []
+        if let importDirectory {
+            do {
+                imported = try server.importExport(from: importDirectory)
+            } catch {
+                Self.fail("--import: \(error)")
+            }
+        }
         let rulesText = configuration.rulesFile.map { "\($0), for every namespace (reloaded when it changes)" } ?? "open rules (everything allowed)"
         let namespace = configuration.defaultNamespace
-        let host = configuration.host, hostGiven = configuration.hostGiven, startWarning = warning
+        let host = configuration.host, hostGiven = configuration.hostGiven, startWarning = warning, importedNames = imported
         try await server.run { port in
             var banner = """
                 rules serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(hostGiven ? "" : " and http://[::1]:\(port)")
@@ -103,7 +111,16 @@ public struct ServeCommand: AsyncParsableCommand {
 
                 """
             if let startWarning { banner += startWarning + "\n" }
+            if !importedNames.isEmpty { banner += "  imported:          \(importedNames.joined(separator: ", "))\n" }
             FileHandle.standardError.write(Data(banner.utf8))
+        }
+        if let exportOnExit {
+            do {
+                try server.export(to: exportOnExit, include: imported)
+                FileHandle.standardError.write(Data("rules serve: exported to \(exportOnExit)/database_export\n".utf8))
+            } catch {
+                Self.fail("--export-on-exit: \(error)")
+            }
         }
     }
 

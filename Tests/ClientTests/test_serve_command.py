@@ -42,11 +42,48 @@ def test_firebase_json_names_the_rules_file():
             proc.wait(timeout=10)
 
 
-def test_unavailable_flags_fail_clearly():
-    for flag in ("--data", "--import", "--export-on-exit"):
-        result = subprocess.run([BINARY, "serve", "--port", "0", flag, "somewhere"], capture_output=True, text=True, timeout=30)
-        assert result.returncode == 2
-        assert f"{flag} is not available in this version" in result.stderr
+def test_data_is_refused_clearly():
+    result = subprocess.run([BINARY, "serve", "--port", "0", "--data", "somewhere"], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    assert "--data is not available in this version" in result.stderr
+    missing = subprocess.run([BINARY, "serve", "--port", "0", "--import", "/nonexistent-export"], capture_output=True, text=True, timeout=30)
+    assert missing.returncode == 2 and "/nonexistent-export/database_export: no such directory" in missing.stderr
+
+
+def test_an_emulator_export_loads_and_exports_again_on_exit():
+    with tempfile.TemporaryDirectory(prefix="rules-serve-test-") as work:
+        source, target = os.path.join(work, "in"), os.path.join(work, "out")
+        os.makedirs(os.path.join(source, "database_export"))
+        # The layout and format the Firebase emulator writes: one file per namespace, priorities kept.
+        exported = {"users": {"alice": {".value": "Alice", ".priority": 1}}, "list": {"0": "a", "1": "b"}, ".priority": "top"}
+        with open(os.path.join(source, "database_export", "demo-default-rtdb.json"), "w") as f:
+            json.dump(exported, f)
+        with open(os.path.join(source, "database_export", "empty.json"), "w") as f:
+            f.write("null")
+        rules = os.path.join(work, "open.rules.json")
+        with open(rules, "w") as f:
+            json.dump({"rules": {".read": True, ".write": True}}, f)
+        proc = subprocess.Popen([os.path.abspath(BINARY), "serve", rules, "--port", "0", "--import", source, "--export-on-exit", target],
+                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        try:
+            first = proc.stderr.readline()
+            port = int(re.search(r"127\.0\.0\.1:(\d+)", first).group(1))
+            import requests
+            base = f"http://127.0.0.1:{port}"
+            assert requests.get(f"{base}/.json?ns=demo-default-rtdb&format=export").json() == exported
+            assert requests.get(f"{base}/users/alice.json?ns=demo-default-rtdb").json() == "Alice"
+            assert requests.get(f"{base}/list.json?ns=demo-default-rtdb").json() == ["a", "b"]
+            requests.put(f"{base}/new.json?ns=second", data='"value"')
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
+        assert proc.returncode == 0
+        files = sorted(os.listdir(os.path.join(target, "database_export")))
+        assert files == ["demo-default-rtdb.json", "empty.json", "second.json"]
+        with open(os.path.join(target, "database_export", "demo-default-rtdb.json")) as f:
+            assert json.load(f) == exported
+        with open(os.path.join(target, "database_export", "second.json")) as f:
+            assert json.load(f) == {"new": "value"}
 
 
 def test_without_rules_everything_is_open_with_a_warning():
