@@ -89,7 +89,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Paths of the repository and of ../shared, for the test targets.
+        // Test helpers: the repository's paths (its test data in Tests/Data) and temporary directories.
         .target(name: "RulesTestSupport", swiftSettings: swiftSettings),
         // A bare Hummingbird route, the baseline of the server benchmarks.
         .executableTarget(

@@ -34,6 +34,8 @@ class Server:
         match = re.search(r"http://127\.0\.0\.1:(\d+)", first)
         if not match:
             self.proc.kill()
+            self.proc.wait()
+            self.dir.cleanup()
             raise RuntimeError(f"rules serve did not start: {first}{self.proc.stderr.read()}")
         self.port = int(match.group(1))
         self.url = f"http://127.0.0.1:{self.port}"

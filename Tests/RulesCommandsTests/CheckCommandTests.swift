@@ -6,33 +6,12 @@ import Testing
 @testable import RulesCompiler
 @testable import RulesSyntax
 
-/// A fresh temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = try TestTemporaryFiles.directory(prefix: "rules-check")
-    }
-
-    /// Writes a file and returns its path.
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        let file = url.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: file)
-        return file.path
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
-}
-
 /// The real-world corpus carried in `Tests/Data/corpus`.
 enum Corpus {
-    static let directory: URL? = TestPaths.corpus
+    static let directory: URL = TestPaths.corpus
 
     /// Every project's rules file: each folder's `*.json` except targaryen's test file.
     static func rulesFiles() -> [String] {
-        guard let directory else { return [] }
         let manager = FileManager.default
         var out: [String] = []
         for folder in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? [] {

@@ -23,14 +23,21 @@ import Testing
               - { as: { uid: u }, read: /a, expect: allow }
         """
 
-    private func coverage(configure: (inout TestCLIOptions, URL) -> Void = { o, _ in o.coverage = true }) throws -> (CoverageCollector, TestCLIOutput, URL) {
+    private func coverage(configure: (inout TestCLIOptions, URL) -> Void = { o, _ in o.coverage = true }) throws -> (CoverageCollector, TestCLIOutput) {
+        try withCoverage(configure: configure) { collector, output, _ in (collector, output) }
+    }
+
+    /// Runs the spec with coverage and hands `body` the directory while it still holds what the
+    /// run wrote; the directory is removed afterwards.
+    private func withCoverage<R>(configure: (inout TestCLIOptions, URL) -> Void, _ body: (CoverageCollector, TestCLIOutput, URL) throws -> R) throws -> R {
         let (output, dir) = try SpecFixture.run(["c.test.yaml": Self.spec], configure: configure)
+        defer { dir.remove() }
         #expect(output.result?.failedSteps == 0, "\(output.stdout)\(output.stderr)")
-        return (try #require(output.coverage), output, dir)
+        return try body(try #require(output.coverage), output, dir.url)
     }
 
     @Test func ruleAndOperandOutcomes() throws {
-        let (c, _, _) = try coverage()
+        let (c, _) = try coverage()
         let file = try #require(c.files.first)
         let rules = Dictionary(uniqueKeysWithValues: file.rules.map { ($0.rulePath, $0) })
         let write = try #require(rules["/a/.write"])
@@ -59,7 +66,7 @@ import Testing
     }
 
     @Test func textSummaryListsRulesNeverEvaluated() throws {
-        let (_, output, _) = try coverage()
+        let (_, output) = try coverage()
         #expect(output.stdout.contains(": 75.0% of rules evaluated (3/4)"))
         #expect(output.stdout.contains("never evaluated:\n"))
         #expect(output.stdout.contains("/b/.write (") && output.stdout.contains("c.test.yaml (inline rules):"))
@@ -67,16 +74,17 @@ import Testing
     }
 
     @Test func minimumCoverageFailsTheRun() throws {
-        let (_, below, _) = try coverage { o, _ in o.minCoverage = 80 }
+        let (_, below) = try coverage { o, _ in o.minCoverage = 80 }
         #expect(below.exitCode == 1)
         #expect(below.stderr.contains("rule coverage 75.0% is below the minimum of 80%"))
-        let (_, above, _) = try coverage { o, _ in o.minCoverage = 75 }
+        let (_, above) = try coverage { o, _ in o.minCoverage = 75 }
         #expect(above.exitCode == 0)
     }
 
     @Test func coverageJSONHasTheTopLevelPercent() throws {
-        let (_, _, dir) = try coverage { o, dir in o.coverageJSONPath = dir.appendingPathComponent("cov.json").path }
-        let data = try Data(contentsOf: dir.appendingPathComponent("cov.json"))
+        let data = try withCoverage(configure: { o, dir in o.coverageJSONPath = dir.appendingPathComponent("cov.json").path }) { _, _, dir in
+            try Data(contentsOf: dir.appendingPathComponent("cov.json"))
+        }
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(object["percent"] as? Double == 75)
         let files = try #require(object["files"] as? [[String: Any]])

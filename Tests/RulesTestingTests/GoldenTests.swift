@@ -1,3 +1,4 @@
+import RulesTestSupport
 import Foundation
 import RulesTesting
 import Testing
@@ -13,6 +14,7 @@ import Testing
             "wrong-expectation.test.yaml": WrongExpectationFixture.spec,
             "wrong-expectation.rules.json": WrongExpectationFixture.rules,
         ], paths: ["wrong-expectation.test.yaml"])
+        defer { dir.remove() }
         #expect(output.exitCode == 1)
         let actual = output.stdout.replacingOccurrences(of: dir.path + "/", with: "")
 

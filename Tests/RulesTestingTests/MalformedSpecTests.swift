@@ -1,3 +1,4 @@
+import RulesTestSupport
 import RulesTesting
 import Testing
 
@@ -58,6 +59,7 @@ import Testing
     @Test(arguments: cases)
     func reportsTheProblemAtItsPlace(_ c: Case) throws {
         let (output, dir) = try SpecFixture.run(["bad.test.yaml": c.text])
+        defer { dir.remove() }
         #expect(output.exitCode == 2)
         #expect(output.result == nil)
         let prefix = "\(dir.path)/bad.test.yaml:\(c.line):\(c.column): error: "
@@ -70,21 +72,25 @@ import Testing
             "s.test.yaml": "rules: db.rules.json\ntests: []\n",
             "db.rules.json": "{\n  \"rules\": {\n    \".read\": \"nope\"\n  }\n}\n",
         ], paths: ["s.test.yaml"])
+        defer { dir.remove() }
         #expect(output.exitCode == 2)
         #expect(output.stderr == "\(dir.path)/db.rules.json:3:15: error: Unknown variable 'nope'. [unknown-variable]\n")
     }
 
     @Test func aMissingRulesFileIsReportedAtTheRulesKey() throws {
         let (output, dir) = try SpecFixture.run(["s.test.yaml": "tests: []\nrules: missing.json\n"])
+        defer { dir.remove() }
         #expect(output.exitCode == 2)
         #expect(output.stderr.hasPrefix("\(dir.path)/s.test.yaml:2:8: error: no such rules file: "))
     }
 
     @Test func jsonSpecErrorsHaveLineAndColumn() throws {
         let (output, dir) = try SpecFixture.run(["s.test.json": "{\n  \"rules\": {\"rules\": {}},\n  \"tests\": [{\"read\": \"/\"}]\n}\n"])
+        defer { dir.remove() }
         #expect(output.exitCode == 2)
         #expect(output.stderr == "\(dir.path)/s.test.json:3:13: error: missing 'expect' (allow or deny)\n")
         let (syntax, dir2) = try SpecFixture.run(["s.test.json": "{\"tests\": [}"])
+        defer { dir2.remove() }
         #expect(syntax.exitCode == 2)
         #expect(syntax.stderr.hasPrefix("\(dir2.path)/s.test.json:1:"))
     }
@@ -95,10 +101,10 @@ import Testing
         let missing = TestCLI.run(options)
         #expect(missing.exitCode == 2)
         #expect(missing.stderr == "/nonexistent/specs:1:1: error: no such file or directory\n")
-        let (targaryen, dir) = try SpecFixture.run(["t.json": #"{"users": {}, "tests": {"a": {"canRead": []}}}"#])
-        _ = dir
+        let targaryen = try SpecFixture.output(["t.json": #"{"users": {}, "tests": {"a": {"canRead": []}}}"#])
         #expect(targaryen.exitCode == 2, "a directory holding only t.json has no spec files")
         let (direct, dir3) = try SpecFixture.run(["t.json": #"{"users": {}, "tests": {"a": {"canRead": []}}}"#], paths: ["t.json"])
+        defer { dir3.remove() }
         #expect(direct.stderr == "\(dir3.path)/t.json:1:1: error: a targaryen-style spec needs the rules file: pass --rules FILE\n")
     }
 }

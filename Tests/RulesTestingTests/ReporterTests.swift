@@ -1,3 +1,4 @@
+import RulesTestSupport
 import Foundation
 import RulesTesting
 import Testing
@@ -50,8 +51,9 @@ import FoundationXML
         let (output, dir) = try SpecFixture.run(["r.test.yaml": Self.spec]) { options, dir in
             options.junitPath = dir.appendingPathComponent("junit.xml").path
         }
+        defer { dir.remove() }
         #expect(output.exitCode == 1)
-        let data = try Data(contentsOf: dir.appendingPathComponent("junit.xml"))
+        let data = try Data(contentsOf: dir.file("junit.xml"))
         let parser = XMLParser(data: data)
         let counter = Counter()
         parser.delegate = counter
@@ -70,7 +72,7 @@ import FoundationXML
     }
 
     @Test func jsonFormatHasOneEntryPerStep() throws {
-        let (output, _) = try SpecFixture.run(["r.test.yaml": Self.spec]) { options, _ in options.format = .json }
+        let output = try SpecFixture.output(["r.test.yaml": Self.spec]) { options, _ in options.format = .json }
         #expect(output.exitCode == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         #expect(object["passed"] as? Int == 2)
@@ -102,8 +104,9 @@ import FoundationXML
         ], paths: ["r.test.yaml"]) { options, dir in
             options.coverageLCOVPath = dir.appendingPathComponent("cov.info").path
         }
+        defer { dir.remove() }
         #expect(output.exitCode == 0)
-        let lcov = try String(contentsOf: dir.appendingPathComponent("cov.info"), encoding: .utf8)
+        let lcov = try String(contentsOf: dir.file("cov.info"), encoding: .utf8)
         let lines = lcov.split(separator: "\n").map(String.init)
         #expect(lines.first == "TN:")
         #expect(lines[1] == "SF:\(dir.path)/db.rules.json")

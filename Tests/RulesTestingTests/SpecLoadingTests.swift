@@ -1,3 +1,4 @@
+import RulesTestSupport
 import RulesRuntime
 import RulesTesting
 import Testing
@@ -115,8 +116,9 @@ import Testing
                                  "canWrite": [{"auth": "admin", "data": 2}], "cannotWrite": [{"auth": "nobody", "data": 2}]}}}
                 """,
         ])
-        var loader = TestSpecLoader(defaultRulesPath: dir.appendingPathComponent("rules.json").path)
-        let spec = try loader.load(path: dir.appendingPathComponent("tests.json").path)
+        defer { dir.remove() }
+        var loader = TestSpecLoader(defaultRulesPath: dir.file("rules.json").path)
+        let spec = try loader.load(path: dir.file("tests.json").path)
         #expect(spec.tests.map(\.name) == ["admin can read /a", "nobody cannot read /a", "admin can write /a", "nobody cannot write /a"])
         #expect(spec.tests[0].steps[0].auth == ["uid": "x", "admin": true])
         var runner = TestRunner(startTime: SpecFixture.now)
@@ -128,6 +130,7 @@ import Testing
         let dir = try SpecFixture.write([
             "a.test.yaml": "", "sub/b.test.yml": "", "sub/deeper/c.test.json": "", "notes.yaml": "", "rules.json": "",
         ])
+        defer { dir.remove() }
         let found = try TestSpecLoader.specFiles(in: [dir.path])
         #expect(found.map { String($0.dropFirst(dir.path.count + 1)) } == ["a.test.yaml", "sub/b.test.yml", "sub/deeper/c.test.json"])
     }

@@ -7,7 +7,7 @@ import Testing
     static let rules = #"rules: { rules: { a: { ".read": "data.val() === 1", ".write": "newData.val() !== 3" }, t: { ".write": "newData.val() === now" }, "$p": { ".write": true, ".read": true } } }"#
 
     private func run(_ body: String) throws -> TestRunResult {
-        let (output, _) = try SpecFixture.run(["s.test.yaml": Self.rules + "\n" + body])
+        let output = try SpecFixture.output(["s.test.yaml": Self.rules + "\n" + body])
         return try #require(output.result, "\(output.stderr)")
     }
 
@@ -92,7 +92,7 @@ import Testing
                 expect: allow
             """)
         #expect(outcomes(r) == [["allow", "allow", "allow"], ["allow"]])
-        let (output, _) = try SpecFixture.run(["s.test.yaml": Self.rules + "\ntests:\n  - { set: /t, value: 1700000000000, expect: allow }\n"])
+        let output = try SpecFixture.output(["s.test.yaml": Self.rules + "\ntests:\n  - { set: /t, value: 1700000000000, expect: allow }\n"])
         #expect(output.result?.passedSteps == 1, "the default clock is the run's start time")
     }
 
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func pushWritesUnderANewKeyWithItsPriority() throws {
-        let (output, _) = try SpecFixture.run(["s.test.yaml": """
+        let output = try SpecFixture.output(["s.test.yaml": """
             rules: { rules: { list: { "$k": { ".write": "newData.getPriority() === 5 && $k.length === 20", ".read": "data.val() === 'v'" }, ".read": "data.hasChildren()" } } }
             tests:
               - steps:
@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test func readsArePlainUnlessAQueryIsGiven() throws {
-        let (output, _) = try SpecFixture.run(["s.test.yaml": """
+        let output = try SpecFixture.output(["s.test.yaml": """
             rules: { rules: { ".read": "query.orderByKey === false && query.limitToFirst === null", q: { ".read": "query.orderByChild === 'owner' && query.equalTo === auth.uid" } } }
             tests:
               - steps:
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func filterKeepsMatchingTests() throws {
-        let (output, _) = try SpecFixture.run(["s.test.yaml": Self.rules + """
+        let output = try SpecFixture.output(["s.test.yaml": Self.rules + """
 
             tests:
               - { name: alpha one, read: /a, expect: deny }
@@ -151,15 +151,15 @@ import Testing
     }
 
     @Test func exitCodesAndTheClosingLine() throws {
-        let (pass, _) = try SpecFixture.run(["s.test.yaml": Self.rules + "\ntests: [ { read: /a, expect: deny } ]\n"])
+        let pass = try SpecFixture.output(["s.test.yaml": Self.rules + "\ntests: [ { read: /a, expect: deny } ]\n"])
         #expect(pass.exitCode == 0)
         #expect(pass.stdout.hasSuffix("\n1 passed, 0 failed\n"))
-        let (fail, _) = try SpecFixture.run(["s.test.yaml": Self.rules + "\ntests: [ { read: /a, expect: allow }, { read: /b, expect: allow } ]\n"])
+        let fail = try SpecFixture.output(["s.test.yaml": Self.rules + "\ntests: [ { read: /a, expect: allow }, { read: /b, expect: allow } ]\n"])
         #expect(fail.exitCode == 1)
         #expect(fail.stdout.hasSuffix("\n1 passed, 1 failed\n"))
         #expect(fail.stdout.contains("✗ test 1"))
         #expect(fail.stdout.contains("✓ test 2"))
-        let (bad, _) = try SpecFixture.run(["s.test.yaml": Self.rules + "\ntests: [ { read: /a } ]\n"])
+        let bad = try SpecFixture.output(["s.test.yaml": Self.rules + "\ntests: [ { read: /a } ]\n"])
         #expect(bad.exitCode == 2)
         #expect(bad.stdout.isEmpty)
     }
