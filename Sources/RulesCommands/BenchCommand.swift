@@ -53,7 +53,7 @@ public struct BenchCommand: ParsableCommand {
     @Option(name: .customLong("blog-rules"), help: "The blog rules the suite uses.")
     public var blogRules: String = "rules-examples/blog/database.rules.json"
 
-    @Option(help: "A directory of rules files whose compile time the suite measures.")
+    @Option(help: "A directory of rules files whose compile time the suite measures (relative to the working directory; the suite skips it when it does not exist).")
     public var corpus: String = "Tests/Data/corpus"
 
     public init() {}
