@@ -1,7 +1,7 @@
 import DatabaseRules
 import Testing
 
-/// The double-star rules of the blog example (spec §10, Snippets A and B): stars move the counter
+/// The double-star rules of the blog example (spec §10, `rules-examples/blog`): stars move the counter
 /// by exactly one, in the same request, and every attack on the counter is denied.
 @Suite struct BlogExampleTests {
     let rules: Ruleset
