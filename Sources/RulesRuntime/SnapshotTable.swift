@@ -166,22 +166,52 @@ public struct SnapshotTable: Sendable {
         let i = Int(index)
         if entries[i].resolved { return entries[i].stored }
         let parent = entries[i].parent
+        if parent >= 0 && !entries[Int(parent)].resolved {
+            // Unresolved ancestors are resolved from the top down, in a loop: a path taken from
+            // data (`root.child(newData.val())`) can be thousands of keys long, too deep to
+            // recurse on.
+            var pending: [Int32] = []
+            var above = parent
+            while above >= 0 && !entries[Int(above)].resolved {
+                pending.append(above)
+                above = entries[Int(above)].parent
+            }
+            for ancestor in pending.reversed() { resolve(ancestor) }
+        }
+        resolve(index)
+        return entries[i].stored
+    }
+
+    /// Looks up an entry's node in its parent's, which is resolved (or absent).
+    @inline(__always)
+    private mutating func resolve(_ index: Int32) {
+        let i = Int(index)
+        let parent = entries[i].parent
         var node: DataNode?
-        if parent >= 0, let above = self.node(parent) {
+        if parent >= 0, let above = entries[Int(parent)].stored {
             let rank = entries[i].rank
             node = rank == KeyOrder.unknownRank ? above.child(entries[i].key) : above.child(KeyProbe(entries[i].key, rank: rank))
         }
         entries[i].stored = node
         entries[i].resolved = true
-        return node
     }
 
     /// The node stored at an entry's location, without remembering it (for readers that hold
-    /// the table by value, such as tracers).
+    /// the table by value, such as tracers). Iterative, as ``node(_:)`` is.
     public func peekNode(_ index: Int32) -> DataNode? {
-        let entry = entries[Int(index)]
-        if entry.resolved { return entry.stored }
-        return entry.parent >= 0 ? peekNode(entry.parent)?.child(entry.key) : nil
+        var keys: [String] = []
+        var i = index
+        while !entries[Int(i)].resolved {
+            keys.append(entries[Int(i)].key)
+            i = entries[Int(i)].parent
+            if i < 0 { return nil }
+        }
+        var node = entries[Int(i)].stored
+        for key in keys.reversed() {
+            guard let current = node else { return nil }
+            node = current.child(key)
+        }
+        return node
     }
 
     /// The entry at an index.
