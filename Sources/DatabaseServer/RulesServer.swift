@@ -1,5 +1,6 @@
 import DatabaseRules
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
@@ -19,11 +20,17 @@ public final class RulesServer: Sendable {
     public let log: RequestLog
     /// Rule coverage since start (nil when off).
     public let coverage: CoverageRecorder?
+    /// Durable storage (`--data`; nil: in memory).
+    public let store: DurableStore?
+    /// What opening durable storage had to say (uploaded rules that no longer compile).
+    public let storageWarnings: [String]
     private let rulesStamp: Mutex<FileStamp?>
 
-    /// Prepares a server: compiles the rules file (throwing its diagnostics when it does not
-    /// compile). Nothing listens until ``run(onReady:)``.
-    public init(configuration: ServerConfiguration) throws(RulesError) {
+    /// Prepares a server: compiles the rules file (throwing its diagnostics, a ``RulesError``,
+    /// when it does not compile) and, with a data directory, opens durable storage and restores
+    /// what it holds (throwing a ``DurableStore/StoreError``). Nothing listens until
+    /// ``run(onReady:)``.
+    public init(configuration: ServerConfiguration) throws {
         self.configuration = configuration
         let rules: NamespaceRules
         if let file = configuration.rulesFile {
@@ -32,7 +39,16 @@ public final class RulesServer: Sendable {
             rules = .open
         }
         coverage = configuration.coverage ? CoverageRecorder() : nil
-        registry = NamespaceRegistry(defaultName: configuration.defaultNamespace, rules: rules, coverage: coverage)
+        if let directory = configuration.dataDirectory {
+            let (store, contents) = try DurableStore.open(directory: directory, compactionBytes: configuration.limits.compactionBytes)
+            self.store = store
+            registry = NamespaceRegistry(defaultName: configuration.defaultNamespace, rules: rules, coverage: coverage, store: store)
+            storageWarnings = registry.restore(contents)
+        } else {
+            store = nil
+            storageWarnings = []
+            registry = NamespaceRegistry(defaultName: configuration.defaultNamespace, rules: rules, coverage: coverage)
+        }
         log = RequestLog(capacity: configuration.requestLogCapacity, format: configuration.logFormat)
         rulesStamp = Mutex(configuration.rulesFile.flatMap(FileStamp.init(path:)))
     }
@@ -40,11 +56,12 @@ public final class RulesServer: Sendable {
     /// Loads an emulator export (`DIR/database_export/<namespace>.json`) into the namespaces,
     /// before the server listens. Returns the namespaces loaded.
     @discardableResult
-    public func importExport(from directory: String) throws -> [String] {
+    public func importExport(from directory: String) async throws -> [String] {
         let loaded = try EmulatorExport.read(directory)
         for (name, database) in loaded {
             registry.namespace(name).load(database)
         }
+        try await store?.flush()
         return loaded.map(\.namespace)
     }
 
@@ -76,10 +93,12 @@ public final class RulesServer: Sendable {
         let responder = RESTResponder(registry: registry, log: log, limits: configuration.limits)
         let ports = AsyncStream<Int>.makeStream()
         let server = httpServer()
+        let connections = MaximumAvailableConnections(Self.connectionLimit(configuration.limits.maxConnections))
         let primary = Application(
             responder: responder,
             server: server,
-            configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: nil, availableConnectionsDelegate: connections),
             onServerRunning: { channel in
                 ports.continuation.yield(channel.localAddress?.port ?? 0)
                 ports.continuation.finish()
@@ -98,7 +117,8 @@ public final class RulesServer: Sendable {
                 let secondary = Application(
                     responder: responder,
                     server: server,
-                    configuration: ApplicationConfiguration(address: .hostname("::1", port: port), serverName: nil),
+                    configuration: ApplicationConfiguration(
+                        address: .hostname("::1", port: port), serverName: nil, availableConnectionsDelegate: connections),
                     logger: logger)
                 group.addTask {
                     let serviceGroup = ServiceGroup(
@@ -117,6 +137,25 @@ public final class RulesServer: Sendable {
             coverage?.stop()
             group.cancelAll()
         }
+        // Every write committed before the listeners stopped is on disk before the process ends.
+        await store?.close()
+    }
+
+    /// The connections the server may hold: `wanted`, within the process's file descriptor
+    /// limit (raised to its hard limit first, as servers do), keeping 128 descriptors for files.
+    static func connectionLimit(_ wanted: Int) -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return wanted }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        let available = Int(clamping: limit.rlim_cur) - 128
+        if wanted > available {
+            say("rules serve: warning: --max-connections \(wanted) is over what the file descriptor limit allows; using \(max(available, 1))")
+        }
+        return max(1, min(wanted, available))
     }
 
     /// HTTP/1.1 with the upgrade to the SDKs' WebSocket protocol at `/.ws`.
@@ -124,18 +163,26 @@ public final class RulesServer: Sendable {
         let registry = registry, log = log, limits = configuration.limits, explain = configuration.explainDenials
         let sessions = SessionCounter()
         let ws = WebSocketServerConfiguration(maxFrameSize: limits.maxWireFrameBytes, autoPing: .enabled(timePeriod: .seconds(30)))
-        let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [MalformedRequestHandler()])
-        return .http1WebSocketUpgrade(configuration: .init(http1: http1, ws: ws)) { request, _, _ in
+        let idle = TimeAmount.milliseconds(Int64(limits.idleTimeoutSeconds * 1000))
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [MalformedRequestHandler()], idleTimeout: idle)
+        let shouldUpgrade: @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> = { request, channel, _ in
             guard let target = request.path, target == "/.ws" || target.hasPrefix("/.ws?") else { return .dontUpgrade }
             let parsed = try? RequestTarget(target)
             let ns = parsed?.parameter("ns").flatMap { $0.isEmpty ? nil : $0 } ?? registry.defaultName
             let host = request.authority ?? "127.0.0.1"
             let session = "rules-serve-\(sessions.next())"
             let connection = WireConnection(
-                namespace: registry.namespace(ns), log: log, limits: limits, host: host, session: session, explainDenials: explain)
+                namespace: registry.namespace(ns), log: log, limits: limits, host: host, session: session, explainDenials: explain,
+                channel: channel)
             return .upgrade([:]) { inbound, outbound, _ in
                 await connection.run(inbound: inbound, outbound: outbound)
             }
+        }
+        return HTTPServerBuilder { responder in
+            GuardedChildChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init(http1: http1, ws: ws), shouldUpgrade: shouldUpgrade),
+                timeout: idle)
         }
     }
 

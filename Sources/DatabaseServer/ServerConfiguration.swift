@@ -9,6 +9,8 @@ public struct ServerConfiguration: Sendable {
     public var port: Int = 9000
     /// The rules file every namespace is decided by (nil: open rules, with a warning).
     public var rulesFile: String?
+    /// The directory of durable storage (`--data`); nil keeps the data in memory only.
+    public var dataDirectory: String?
     /// The namespace of requests without `?ns=`.
     public var defaultNamespace: String = "default"
     /// How requests are logged.

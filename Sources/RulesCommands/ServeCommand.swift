@@ -30,20 +30,31 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The project id: requests without ?ns= use the namespace <project>-default-rtdb.")
     public var project: String?
 
-    @Option(help: "Keep the data in this directory (durable storage).")
+    @Option(help: ArgumentHelp(
+        "Keep the data in this directory (durable storage): every write is on disk before it is acknowledged, and a restart restores every namespace and its uploaded rules.",
+        valueName: "dir"))
     public var data: String?
 
     @Option(name: .customLong("import"), help: "Load an emulator export (DIR/database_export/<ns>.json) at start.")
     public var importDirectory: String?
 
-    @Option(name: .customLong("export-on-exit"), help: "Write an emulator export to this directory on exit.")
+    @Option(name: .customLong("export-on-exit"), help: ArgumentHelp("Write an emulator export to this directory when the server stops (SIGINT or SIGTERM).", valueName: "dir"))
     public var exportOnExit: String?
+
+    @Option(name: .customLong("export"), help: ArgumentHelp("Write an emulator export of the data (--data, --import) to this directory and exit without serving.", valueName: "dir"))
+    public var exportNow: String?
 
     @Option(help: "Request log on standard error: text (denials and errors, with why), json (every request, one object a line) or quiet.")
     public var log: String = "text"
 
     @Option(name: .customLong("keep-alive"), help: "Seconds between keep-alive events on idle streaming (text/event-stream) responses.")
     public var keepAlive: Double = 30
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds an HTTP connection may stay open with no request in progress.", valueName: "seconds"))
+    public var idleTimeout: Double = 120
+
+    @Option(name: .customLong("max-connections"), help: "Connections open at once; further clients wait until one closes.")
+    public var maxConnections: Int = 4096
 
     @Flag(inversion: .prefixedNo, help: "Send WebSocket clients the explanation of each denial as a security debug message (the JavaScript SDK prints it as FIREBASE: ... in the console).")
     public var explainDenials = true
@@ -54,9 +65,6 @@ public struct ServeCommand: AsyncParsableCommand {
     public init() {}
 
     public func run() async throws {
-        if data != nil {
-            Self.fail("--data is not available in this version: the server keeps its data in memory (use --import and --export-on-exit to carry it between runs).")
-        }
         guard let format = RequestLogFormatOption(rawValue: log)?.format else {
             Self.fail("--log must be text, json or quiet; got '\(log)'")
         }
@@ -68,8 +76,13 @@ public struct ServeCommand: AsyncParsableCommand {
             configuration.hostGiven = true
         }
         configuration.logFormat = format
+        configuration.dataDirectory = data
         guard keepAlive >= 0.1, keepAlive <= 3600 else { Self.fail("--keep-alive must be between 0.1 and 3600 seconds; got \(keepAlive)") }
         configuration.limits.keepAliveSeconds = keepAlive
+        guard idleTimeout >= 0.1, idleTimeout <= 86400 else { Self.fail("--idle-timeout must be between 0.1 and 86400 seconds; got \(idleTimeout)") }
+        configuration.limits.idleTimeoutSeconds = idleTimeout
+        guard maxConnections >= 1 else { Self.fail("--max-connections must be at least 1; got \(maxConnections)") }
+        configuration.limits.maxConnections = maxConnections
         configuration.coverage = coverage
         configuration.explainDenials = explainDenials
         if let project { configuration.defaultNamespace = "\(project)-default-rtdb" }
@@ -88,19 +101,31 @@ public struct ServeCommand: AsyncParsableCommand {
         do {
             server = try RulesServer(configuration: configuration)
         } catch {
-            Self.fail(error.description)
+            Self.fail(String(describing: error))
+        }
+        for warning in server.storageWarnings {
+            FileHandle.standardError.write(Data("rules serve: warning: \(warning)\n".utf8))
         }
         var imported: [String] = []
         if let importDirectory {
             do {
-                imported = try server.importExport(from: importDirectory)
+                imported = try await server.importExport(from: importDirectory)
             } catch {
                 Self.fail("--import: \(error)")
             }
         }
+        if let exportNow {
+            do {
+                try server.export(to: exportNow, include: imported)
+                FileHandle.standardError.write(Data("rules serve: exported to \(exportNow)/database_export\n".utf8))
+                return
+            } catch {
+                Self.fail("--export: \(error)")
+            }
+        }
         let rulesText = configuration.rulesFile.map { "\($0), for every namespace (reloaded when it changes)" } ?? "open rules (everything allowed)"
         let namespace = configuration.defaultNamespace
-        let host = configuration.host, hostGiven = configuration.hostGiven, startWarning = warning, importedNames = imported
+        let host = configuration.host, hostGiven = configuration.hostGiven, startWarning = warning, importedNames = imported, dataDirectory = data
         try await server.run { port in
             var banner = """
                 rules serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(hostGiven ? "" : " and http://[::1]:\(port)")
@@ -111,6 +136,7 @@ public struct ServeCommand: AsyncParsableCommand {
 
                 """
             if let startWarning { banner += startWarning + "\n" }
+            if let dataDirectory { banner += "  data:              \(dataDirectory) (durable: each write is on disk before it is acknowledged)\n" }
             if !importedNames.isEmpty { banner += "  imported:          \(importedNames.joined(separator: ", "))\n" }
             FileHandle.standardError.write(Data(banner.utf8))
         }

@@ -42,10 +42,7 @@ def test_firebase_json_names_the_rules_file():
             proc.wait(timeout=10)
 
 
-def test_data_is_refused_clearly():
-    result = subprocess.run([BINARY, "serve", "--port", "0", "--data", "somewhere"], capture_output=True, text=True, timeout=30)
-    assert result.returncode == 2
-    assert "--data is not available in this version" in result.stderr
+def test_a_missing_import_is_refused_clearly():
     missing = subprocess.run([BINARY, "serve", "--port", "0", "--import", "/nonexistent-export"], capture_output=True, text=True, timeout=30)
     assert missing.returncode == 2 and "/nonexistent-export/database_export: no such directory" in missing.stderr
 

@@ -6,12 +6,16 @@ import Synchronization
 ///
 /// Reads take the current snapshot without waiting. Writes are decided and committed one at a
 /// time under the namespace's lock, and the events they cause are handed to the listeners'
-/// sinks, in commit order, before the lock is released.
+/// sinks, in commit order, before the lock is released. With durable storage, each committed
+/// change is also queued for the disk under the lock (so the log has the commit order), and its
+/// ``Durability`` says when it may be acknowledged.
 public final class Namespace: Sendable {
     /// The namespace's name.
     public let name: String
     /// Where decisions are counted for the coverage report (nil: not counted).
     let coverage: CoverageRecorder?
+    /// Where committed changes are stored (nil: in memory only).
+    let store: DurableStore?
     private let state: Mutex<State>
 
     private struct State: ~Copyable {
@@ -26,9 +30,10 @@ public final class Namespace: Sendable {
     }
 
     /// A namespace holding `database`, decided by `rules`.
-    public init(name: String, rules: NamespaceRules, database: Database = Database(), coverage: CoverageRecorder? = nil) {
+    public init(name: String, rules: NamespaceRules, database: Database = Database(), coverage: CoverageRecorder? = nil, store: DurableStore? = nil) {
         self.name = name
         self.coverage = coverage
+        self.store = store
         state = Mutex(State(database: database, rules: rules))
     }
 
@@ -87,8 +92,8 @@ public final class Namespace: Sendable {
 
     /// The end of a write.
     public enum WriteOutcome: Sendable {
-        /// Committed; the database after the write.
-        case committed(Database)
+        /// Committed; the database after the write, and when the write may be acknowledged.
+        case committed(Database, Durability)
         /// A condition did not hold; nothing was written. The current node and its ETag.
         case stale(DataNode?, etag: String)
     }
@@ -99,6 +104,7 @@ public final class Namespace: Sendable {
     /// denied); callers show the current value only to a caller who may read it.
     public func write(_ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil) throws(ServerError) -> WriteOutcome {
         let shape = Self.shape(of: operation)
+        if let failure = store?.failure { throw ServerError(.unavailable, failure) }
         return try state.withLock { (state: inout State) throws(ServerError) -> WriteOutcome in
             // A stale condition is answered first: the caller's value was computed from data that
             // has changed, so the rules (which may compare with that data) are not asked about it.
@@ -124,9 +130,32 @@ public final class Namespace: Sendable {
             }
             let old = state.database.root
             state.database.commit(decision)
+            let durability = journal(shape, root: state.database.root, unchanged: old === state.database.root)
             Self.notify(&state, shape: shape, old: old, new: state.database.root, now: now)
-            return .committed(state.database)
+            return .committed(state.database, durability)
         }
+    }
+
+    /// ``write(_:as:now:condition:)``, returning once a committed write is on disk (at once
+    /// without durable storage): what a transport that answers each request on its own (REST)
+    /// acknowledges after.
+    public func writeDurably(_ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil) async throws(ServerError) -> WriteOutcome {
+        let outcome = try write(operation, as: identity, now: now, condition: condition)
+        if case .committed(_, let durability) = outcome { try await durability.wait() }
+        return outcome
+    }
+
+    /// Queues a committed write for the disk: the value each written location now holds.
+    private func journal(_ shape: WriteShape, root: DataNode?, unchanged: Bool) -> Durability {
+        guard let store, !unchanged else { return .immediate }
+        let entries: [(keys: [String], node: DataNode?)]
+        switch shape {
+        case .single(let keys):
+            entries = [(keys, DataNode.node(root, at: DataPath(keys: keys)))]
+        case .update(let base, let written):
+            entries = written.map { (base + $0.keys, DataNode.node(root, at: DataPath(keys: base + $0.keys))) }
+        }
+        return Durability(store: store, sequence: store.append(.write(namespace: name, entries: entries, root: root)))
     }
 
     /// Decides a write without committing it (an onDisconnect operation when it is registered).
@@ -143,10 +172,13 @@ public final class Namespace: Sendable {
 
     /// Replaces the rules (an upload, or the rules file changing on disk); listeners that may no
     /// longer read are cancelled.
-    public func setRules(_ rules: NamespaceRules) {
+    @discardableResult
+    public func setRules(_ rules: NamespaceRules) -> Durability {
         state.withLock { state in
             state.rules = rules
             Self.recheckListeners(&state, now: Date().millisecondsSince1970)
+            guard let store, rules.origin == .uploaded else { return .immediate }
+            return Durability(store: store, sequence: store.append(.rules(namespace: name, source: rules.source)))
         }
     }
 
@@ -162,9 +194,15 @@ public final class Namespace: Sendable {
         }
     }
 
-    /// Replaces the whole data without rules or events (an import at startup).
-    public func load(_ database: Database) {
-        state.withLock { $0.database = database }
+    /// Replaces the whole data without rules or events (an import at startup). With durable
+    /// storage the new data is stored too, unless it is what storage restored (`restored`).
+    @discardableResult
+    public func load(_ database: Database, restored: Bool = false) -> Durability {
+        state.withLock { state in
+            state.database = database
+            guard let store, !restored else { return .immediate }
+            return Durability(store: store, sequence: store.append(.write(namespace: name, entries: [([], database.root)], root: database.root)))
+        }
     }
 
     // MARK: - Listeners

@@ -8,6 +8,8 @@ public final class NamespaceRegistry: Sendable {
     public let defaultName: String
     /// Where decisions are counted for coverage (nil: coverage off).
     public let coverage: CoverageRecorder?
+    /// Where committed changes are stored (nil: in memory only).
+    public let store: DurableStore?
     private let state: Mutex<State>
     private let pushKeys = Mutex(PushKey())
 
@@ -17,9 +19,10 @@ public final class NamespaceRegistry: Sendable {
     }
 
     /// A registry whose new namespaces get `rules`.
-    public init(defaultName: String, rules: NamespaceRules, coverage: CoverageRecorder? = nil) {
+    public init(defaultName: String, rules: NamespaceRules, coverage: CoverageRecorder? = nil, store: DurableStore? = nil) {
         self.defaultName = defaultName
         self.coverage = coverage
+        self.store = store
         state = Mutex(State(rules: rules))
     }
 
@@ -27,10 +30,33 @@ public final class NamespaceRegistry: Sendable {
     public func namespace(_ name: String) -> Namespace {
         state.withLock { state in
             if let existing = state.namespaces[name] { return existing }
-            let made = Namespace(name: name, rules: state.rules, coverage: coverage)
+            let made = Namespace(name: name, rules: state.rules, coverage: coverage, store: store)
             state.namespaces[name] = made
             return made
         }
+    }
+
+    /// Makes the namespaces durable storage held, with their data and uploaded rules, before the
+    /// server listens. Returns warnings: uploaded rules that no longer compile (the namespace gets
+    /// the server's rules instead).
+    public func restore(_ contents: DurableStore.Contents) -> [String] {
+        var warnings: [String] = []
+        let names = Set(contents.namespaces.keys).union(contents.rules.keys)
+        state.withLock { state in
+            for name in names.sorted() {
+                var rules = state.rules
+                if let source = contents.rules[name] {
+                    do {
+                        rules = NamespaceRules(ruleset: try Ruleset(source: source, path: "database.rules.json"), source: source, origin: .uploaded)
+                    } catch {
+                        warnings.append("the rules uploaded to namespace \(name) no longer compile; it uses the server's rules:\n\(error)")
+                    }
+                }
+                state.namespaces[name] = Namespace(
+                    name: name, rules: rules, database: contents.namespaces[name] ?? Database(), coverage: coverage, store: store)
+            }
+        }
+        return warnings
     }
 
     /// The namespaces made so far, by name.

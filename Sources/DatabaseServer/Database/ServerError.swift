@@ -16,6 +16,8 @@ public struct ServerError: Error, Sendable, Hashable, CustomStringConvertible {
         case tooLarge
         /// A server limit was reached (429).
         case overloaded
+        /// The server cannot store writes (durable storage failed) (503, `unavailable`).
+        case unavailable
     }
 
     /// The kind.
@@ -42,6 +44,7 @@ public struct ServerError: Error, Sendable, Hashable, CustomStringConvertible {
         case .preconditionFailed: 412
         case .tooLarge: 413
         case .overloaded: 429
+        case .unavailable: 503
         }
     }
 

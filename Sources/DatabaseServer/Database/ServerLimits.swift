@@ -6,12 +6,29 @@ public struct ServerLimits: Sendable, Hashable {
     /// Events a streaming listener may have waiting unsent; a client that lets more pile up is
     /// cut off (its stream is closed).
     public var maxQueuedEvents: Int = 10_000
+    /// Bytes a listener (SSE) or a WebSocket connection may have waiting unsent, beyond one
+    /// message; a client that lets more pile up is cut off, so a client that reads nothing costs
+    /// the server at most this much.
+    public var maxQueuedBytes: Int = 16 * 1024 * 1024
     /// The largest message a WebSocket client may send, after its pieces are joined; a larger one
     /// closes the connection.
     public var maxWireMessageBytes: Int = 16 * 1024 * 1024
     /// The largest single WebSocket message (one piece of the protocol's own framing; the SDKs
     /// send at most 16,384 UTF-16 units a piece).
     public var maxWireFrameBytes: Int = 1024 * 1024
+    /// Log bytes of a namespace after which durable storage writes a snapshot and drops the log
+    /// before it (unless the last snapshot was larger): the data file stays within a small
+    /// multiple of the data.
+    public var compactionBytes: Int = 16 * 1024 * 1024
+    /// Paths in one multi-path update (PATCH, or the SDKs' `m`); the library sets no limit, and
+    /// a larger update is refused before any of it is decided.
+    public var maxUpdatePaths: Int = 100_000
+    /// Connections open at once (HTTP, streaming and WebSocket together); further clients wait
+    /// in the listen backlog until one closes.
+    public var maxConnections: Int = 4096
+    /// Seconds an HTTP connection may stay open without a request in progress (a client that
+    /// connects and never speaks, or sends half a request head, is closed after this).
+    public var idleTimeoutSeconds: Double = 120
     /// Seconds between `keep-alive` events on an idle stream.
     public var keepAliveSeconds: Double = 30
 

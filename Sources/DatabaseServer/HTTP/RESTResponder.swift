@@ -8,7 +8,7 @@ import NIOCore
 /// endpoints. It parses each request into an operation on a ``Namespace``, and renders what
 /// comes back; it decides nothing itself.
 struct RESTResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerRequestContext
 
     let registry: NamespaceRegistry
     let log: RequestLog
@@ -21,7 +21,7 @@ struct RESTResponder: HTTPResponder {
             uid: nil, verdict: "allowed", status: 200, reason: nil, milliseconds: 0, time: Date())
         let result: Result<Response, ServerError>
         do {
-            result = .success(try await handle(request, record: &record))
+            result = .success(try await handle(request, record: &record, channel: context.channel))
         } catch {
             result = .failure(error)
         }
@@ -42,7 +42,7 @@ struct RESTResponder: HTTPResponder {
 
     // MARK: - Routing
 
-    private func handle(_ request: Request, record: inout RequestRecord) async throws(ServerError) -> Response {
+    private func handle(_ request: Request, record: inout RequestRecord, channel: any Channel) async throws(ServerError) -> Response {
         var method = request.method
         if method == .options { return Self.preflight() }
         if method == .post, let override = request.headers[Self.methodOverride] {
@@ -92,7 +92,7 @@ struct RESTResponder: HTTPResponder {
             if request.headers[.accept]?.contains("text/event-stream") == true {
                 record.transport = "stream"
                 record.method = "listen"
-                return try stream(keys, options: options, identity: identity, namespace: namespace, now: now)
+                return try stream(keys, options: options, identity: identity, namespace: namespace, now: now, channel: channel)
             }
             return try read(request, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
         case .put, .post, .patch, .delete:
@@ -108,7 +108,16 @@ struct RESTResponder: HTTPResponder {
                 throw .invalidPath
             }
         }
-        if segments.count > 0, (try? DataPath(validating: segments.joined(separator: "/"))) == nil { throw .invalidPath }
+        if segments.count > 0 {
+            do {
+                _ = try DataPath(validating: segments.joined(separator: "/"))
+            } catch {
+                // The production text, with what is wrong (a path too deep, say) as the explanation.
+                var invalid = ServerError.invalidPath
+                invalid.explanation = error.message.count > 300 ? String(error.message.prefix(300)) + "…" : error.message
+                throw invalid
+            }
+        }
         return Array(segments)
     }
 
@@ -182,11 +191,11 @@ struct RESTResponder: HTTPResponder {
             echo = #"{"name":"# + DataText.jsonQuoted(key) + "}"
         default:
             let bytes = try await Self.bodyBytes(request, limit: limits.maxBodyBytes)
-            operation = .update(path: path, values: try UpdateBody.parse(bytes, at: keys))
+            operation = .update(path: path, values: try UpdateBody.parse(bytes, at: keys, maxPaths: limits.maxUpdatePaths))
             echo = String(decoding: bytes, as: UTF8.self)
         }
         let condition = ifMatch.map { Namespace.Condition.ifMatch($0) }
-        let outcome = try namespace.write(operation, as: identity, now: now, condition: condition)
+        let outcome = try await namespace.writeDurably(operation, as: identity, now: now, condition: condition)
         switch outcome {
         case .stale(let current, let etag):
             // The 412 shows the current value: only to a caller who may read it.
@@ -196,7 +205,7 @@ struct RESTResponder: HTTPResponder {
             return Response(
                 status: .preconditionFailed, headers: headers,
                 body: Self.bodyText(current?.exportJSON(includePriority: false, arrays: true) ?? "null"))
-        case .committed(let after):
+        case .committed(let after, _):
             let written = pushed.map { keys + [$0] } ?? keys
             var headers = HTTPFields()
             if request.headers[Self.firebaseETag] == "true" || ifMatch != nil {
@@ -226,18 +235,23 @@ struct RESTResponder: HTTPResponder {
         let priority = try await Self.body(request, at: keys, limit: limits.maxBodyBytes)
         guard let node else { throw ServerError(.badRequest, "No data at \(Namespace.path(keys)) to set a priority on") }
         let value = DataInput.withPriority(DataInputConversion.input(node, priority: false), priority: priority)
-        _ = try namespace.write(.set(path: Namespace.path(keys), value: value), as: identity, now: now)
+        _ = try await namespace.writeDurably(.set(path: Namespace.path(keys), value: value), as: identity, now: now)
         return options.print == .silent ? Self.silent(HTTPFields()) : Self.json(String(describing: priority))
     }
 
     // MARK: - Streaming
 
-    private func stream(_ keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace, now: Double) throws(ServerError) -> Response {
-        let (sink, events) = EventStreamSink.make(capacity: limits.maxQueuedEvents)
+    private func stream(_ keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace, now: Double, channel: any Channel) throws(ServerError) -> Response {
+        let name = namespace.name
+        let (sink, events) = EventStreamSink.make(capacity: limits.maxQueuedEvents, bytes: limits.maxQueuedBytes) {
+            // Cut off: the queued events are dropped with the connection.
+            RulesServer.say("stream \(name)\(Namespace.path(keys)): closing the connection: the client reads too slowly")
+            channel.close(promise: nil)
+        }
         let (id, initial) = try namespace.listen(keys, query: options.query, as: identity, sink: sink, now: now)
         let initialJSON = initial?.exportJSON(includePriority: false, arrays: true) ?? "null"
         let keepAlive = limits.keepAliveSeconds
-        let continuation = sink.continuation
+        let continuation = sink.continuation, budget = sink.budget
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-cache"
@@ -257,16 +271,18 @@ struct RESTResponder: HTTPResponder {
             }
             try await writer.write(ByteBuffer(string: Self.sse("put", #"{"path":"/","data":"# + initialJSON + "}")))
             for await item in events {
+                if budget.overflowed { throw SlowClient() }
+                if case .event(_, let bytes) = item { budget.release(bytes) }
                 switch item {
                 case .keepAlive:
                     try await writer.write(ByteBuffer(string: Self.sse("keep-alive", "null")))
-                case .event(.put(let path, let value)):
+                case .event(.put(let path, let value), _):
                     try await writer.write(ByteBuffer(string: Self.sse("put", #"{"path":"# + DataText.jsonQuoted(path) + #","data":"# + value.plain + "}")))
-                case .event(.patch(let path, let value)):
+                case .event(.patch(let path, let value), _):
                     try await writer.write(ByteBuffer(string: Self.sse("patch", #"{"path":"# + DataText.jsonQuoted(path) + #","data":"# + value.plain + "}")))
-                case .event(.cancel):
+                case .event(.cancel, _):
                     try await writer.write(ByteBuffer(string: Self.sse("cancel", "null")))
-                case .event(.authRevoked):
+                case .event(.authRevoked, _):
                     try await writer.write(ByteBuffer(string: Self.sse("auth_revoked", "credential is no longer valid")))
                 }
             }
@@ -274,6 +290,9 @@ struct RESTResponder: HTTPResponder {
         }
         return Response(status: .ok, headers: headers, body: body)
     }
+
+    /// Ends a streaming response whose client could not keep up (its connection is closed).
+    struct SlowClient: Error {}
 
     static func sse(_ event: String, _ data: String) -> String {
         "event: \(event)\ndata: \(data)\n\n"
@@ -297,9 +316,9 @@ struct RESTResponder: HTTPResponder {
         case .put:
             let bytes = try await Self.bodyBytes(request, limit: limits.maxBodyBytes)
             let source = String(decoding: bytes, as: UTF8.self)
+            let ruleset: Ruleset
             do {
-                let ruleset = try Ruleset(source: source, path: "database.rules.json")
-                namespace.setRules(NamespaceRules(ruleset: ruleset, source: source, origin: .uploaded))
+                ruleset = try Ruleset(source: source, path: "database.rules.json")
             } catch {
                 let file = error.file
                 let lines = error.diagnostics.filter { $0.severity == .error }.map { d in
@@ -307,6 +326,7 @@ struct RESTResponder: HTTPResponder {
                 }
                 throw ServerError(.badRequest, lines.joined(separator: "\n"))
             }
+            try await namespace.setRules(NamespaceRules(ruleset: ruleset, source: source, origin: .uploaded)).wait()
             return Self.json(#"{"status":"ok"}"#)
         default:
             throw ServerError(.methodNotAllowed, "Use GET or PUT on /.settings/rules.json")

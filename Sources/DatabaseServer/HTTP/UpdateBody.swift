@@ -6,7 +6,8 @@ enum UpdateBody {
     static let notAnObject = ServerError(.badRequest, "Invalid data; couldn't parse JSON object. Are you sending a JSON object with valid key names?")
 
     /// The entries, in the order sent.
-    static func parse(_ bytes: [UInt8], at base: [String]) throws(ServerError) -> [(String, DataInput)] {
+    /// Refuses more than `maxPaths` entries (``ServerLimits/maxUpdatePaths``).
+    static func parse(_ bytes: [UInt8], at base: [String], maxPaths: Int) throws(ServerError) -> [(String, DataInput)] {
         guard let first = bytes.first(where: { ![9, 10, 13, 32].contains($0) }) else {
             throw ServerError(.badRequest, "Error: No data supplied.")
         }
@@ -18,6 +19,9 @@ enum UpdateBody {
             throw ServerError(.badRequest, "Invalid data; couldn't parse JSON object, array, or value.", explanation: why)
         }
         guard let members = root.members else { throw notAnObject }
+        if members.count > maxPaths {
+            throw ServerError(.badRequest, "Too many paths in one update: \(members.count) (the limit is \(maxPaths)).")
+        }
         var entries: [(String, DataInput)] = []
         entries.reserveCapacity(members.count)
         for member in members {

@@ -1,6 +1,7 @@
 import DatabaseRules
 import Foundation
 import HummingbirdWebSocket
+import NIOCore
 import Synchronization
 
 /// One client of the SDKs' WebSocket protocol (`/.ws?v=5&ns=NAME`): it reads messages strictly
@@ -19,8 +20,14 @@ final class WireConnection: @unchecked Sendable {
     private var onDisconnect: [(operation: DatabaseOperation, keys: [String], identity: Identity)] = []
     private let closeReason = WireCloseReason()
     private var outbox: WireOutbox?
+    /// When the write the current message made may be acknowledged (set by ``perform``).
+    private var durability: Durability?
 
-    init(namespace: Namespace, log: RequestLog, limits: ServerLimits, host: String, session: String, explainDenials: Bool) {
+    /// The connection, closed when the client cannot keep up.
+    private let channel: (any Channel)?
+
+    init(namespace: Namespace, log: RequestLog, limits: ServerLimits, host: String, session: String, explainDenials: Bool, channel: (any Channel)? = nil) {
+        self.channel = channel
         self.namespace = namespace
         self.log = log
         self.limits = limits
@@ -31,15 +38,23 @@ final class WireConnection: @unchecked Sendable {
 
     /// Serves the connection until it closes.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
-        let (outbox, stream) = WireOutbox.make(capacity: limits.maxQueuedEvents)
+        let ns = namespace.name, session = session, reason = closeReason, limits = limits, channel = channel
+        let (outbox, stream) = WireOutbox.make(capacity: limits.maxQueuedEvents, bytes: limits.maxQueuedBytes) {
+            if reason.set("the client reads too slowly: more than \(limits.maxQueuedEvents) messages or \(limits.maxQueuedBytes) bytes wait for it") {
+                RulesServer.say("ws \(ns) session \(session): closing the connection: the client reads too slowly")
+            }
+            // What waits is dropped with the connection (the writer may be blocked on it).
+            channel?.close(promise: nil)
+        }
         self.outbox = outbox
         let ts = Int(Date().timeIntervalSince1970 * 1000)
         outbox.send(#"{"t":"c","d":{"t":"h","d":{"ts":\#(ts),"v":"5","h":"# + DataText.jsonQuoted(host) + #","s":"# + DataText.jsonQuoted(session) + "}}}")
-        let reason = closeReason
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
-                    for await message in stream {
+                    for await item in stream {
+                        if outbox.budget.overflowed { break }  // cut off: what waits is dropped
+                        let message = await outbox.text(of: item)
                         for frame in WireFrames.frames(for: message) { try await outbound.write(.text(frame)) }
                     }
                     if let why = reason.value {
@@ -102,8 +117,13 @@ final class WireConnection: @unchecked Sendable {
             identity: identity.description, uid: identity.uid, verdict: "allowed", status: 0, reason: nil, milliseconds: 0, time: Date())
         let now = Date().millisecondsSince1970
         do {
+            durability = nil
             let data = try perform(action, message, r: r, now: now)
-            reply(r, "ok", data)
+            if let durability {
+                outbox?.acknowledge(r, data: data, after: durability)
+            } else {
+                reply(r, "ok", data)
+            }
         } catch let failure as WireFailure {
             switch failure {
             case .malformed(let why): throw WireMessage.Malformed(reason: why)
@@ -140,13 +160,13 @@ final class WireConnection: @unchecked Sendable {
         switch error.kind {
         case .permissionDenied: "permission_denied"
         case .tooLarge: "write_too_big"
-        case .overloaded: "unavailable"
+        case .overloaded, .unavailable: "unavailable"
         default: "invalid_data"
         }
     }
 
     private func reply(_ r: Int, _ status: String, _ data: String) {
-        outbox?.send(#"{"t":"d","d":{"r":\#(r),"b":{"s":""# + status + #"","d":"# + data + "}}}")
+        outbox?.send(WireOutbox.reply(r, status, data))
     }
 
     /// Runs one action; returns the reply's `d` as JSON.
@@ -186,13 +206,19 @@ final class WireConnection: @unchecked Sendable {
             let condition = message.string("h").map { Namespace.Condition.ifHash($0) }
             if condition == nil, message.body["h"] != nil { throw WireFailure.malformed("h must be a string") }
             switch try serverCall({ () throws(ServerError) in try namespace.write(.set(path: Namespace.path(keys), value: value), as: identity, now: now, condition: condition) }) {
-            case .committed: return "{}"
+            case .committed(_, let durability):
+                self.durability = durability
+                return "{}"
             case .stale: throw WireFailure.status("datastale", "Transaction hash does not match")
             }
         case "m":
             let keys = try keys(message)
             let entries = try updateEntries(message, at: keys)
-            _ = try serverCall({ () throws(ServerError) in try namespace.write(.update(path: Namespace.path(keys), values: entries), as: identity, now: now) })
+            if case .committed(_, let durability) = try serverCall({ () throws(ServerError) in
+                try namespace.write(.update(path: Namespace.path(keys), values: entries), as: identity, now: now)
+            }) {
+                self.durability = durability
+            }
             return "{}"
         case "o", "om":
             let keys = try keys(message)
@@ -245,13 +271,7 @@ final class WireConnection: @unchecked Sendable {
     }
 
     private func makeSink(_ keys: [String], tag: Int?, queryJSON: String?) -> WireListenSink {
-        let ns = namespace.name, session = session, reason = closeReason, outbox = outbox!, capacity = limits.maxQueuedEvents
-        return WireListenSink(outbox: outbox, path: Namespace.path(keys), tag: tag, queryJSON: queryJSON) {
-            if reason.set("the client reads too slowly: its queue of \(capacity) messages is full") {
-                RulesServer.say("ws \(ns) session \(session): closing the connection: the client reads too slowly")
-            }
-            outbox.finish()
-        }
+        WireListenSink(outbox: outbox!, path: Namespace.path(keys), tag: tag, queryJSON: queryJSON)
     }
 
     /// A new identity: every listen is checked again with it (and revoked with `c` if it may no
@@ -313,7 +333,7 @@ final class WireConnection: @unchecked Sendable {
 
     private func updateEntries(_ message: WireMessage, at keys: [String]) throws -> [(String, DataInput)] {
         guard let raw = message.raw("d") else { throw WireFailure.malformed("\(message.action ?? "request") needs \"d\"") }
-        do { return try UpdateBody.parse(raw, at: keys) } catch { throw WireFailure.server(error) }
+        do { return try UpdateBody.parse(raw, at: keys, maxPaths: limits.maxUpdatePaths) } catch { throw WireFailure.server(error) }
     }
 
     private static func tag(_ message: WireMessage) -> Int? {

@@ -10,8 +10,6 @@ struct WireListenSink: EventSink {
     let tag: Int?
     /// The query object as the client sent it (echoed in `c`).
     let queryJSON: String?
-    /// Called when the outbox is full: the connection is closed.
-    let overflow: @Sendable () -> Void
 
     func deliver(_ event: DatabaseEvent) -> Bool {
         let ok: Bool
@@ -27,8 +25,7 @@ struct WireListenSink: EventSink {
         case .authRevoked:
             ok = outbox.push("ac", #"{"s":"expired_token","d":"Auth token is expired."}"#)
         }
-        if !ok { overflow() }
-        return ok
+        return ok  // a full outbox closes the connection
     }
 
     func finish() {}

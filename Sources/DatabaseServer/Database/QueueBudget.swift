@@ -1,0 +1,45 @@
+import Synchronization
+
+/// The bytes waiting in one client's outgoing queue, against a cap: a client that reads too
+/// slowly is cut off before the server holds more than the cap for it.
+///
+/// A queue that is empty takes any one item, however large (the first value of a listen on a big
+/// location), so the cap bounds what piles up, not what can be sent.
+final class QueueBudget: Sendable {
+    /// The most bytes waiting at once (beyond one item).
+    let limit: Int
+    private let queued = Atomic<Int>(0)
+    private let refused = Atomic<Bool>(false)
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Whether an item was refused: the client is being cut off, and what waits is not worth
+    /// sending.
+    var overflowed: Bool { refused.load(ordering: .relaxed) }
+
+    /// The bytes waiting now.
+    var bytes: Int { queued.load(ordering: .relaxed) }
+
+    /// Counts `bytes` more as waiting; false, counting nothing, when the queue holds something
+    /// already and would go over the limit.
+    func take(_ bytes: Int) -> Bool {
+        var current = queued.load(ordering: .relaxed)
+        while true {
+            if current > 0 && current + bytes > limit {
+                refused.store(true, ordering: .relaxed)
+                return false
+            }
+            let (exchanged, original) = queued.compareExchange(expected: current, desired: current + bytes, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+    }
+
+    /// Marks the queue as overflowed (its other bound, a count of items, was reached).
+    func markOverflowed() { refused.store(true, ordering: .relaxed) }
+
+    /// Counts `bytes` as sent.
+    func release(_ bytes: Int) {
+        queued.subtract(bytes, ordering: .relaxed)
+    }
+}
