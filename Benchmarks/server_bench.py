@@ -3,11 +3,12 @@
 
 Figures: rules-checked GET and PUT throughput and p99 latency (wrk), the same for the bare
 route, the time from start to accepting connections, the time for one write to reach 1,000
-streaming listeners, and the server's memory with 1,000 idle streams.
+streaming listeners, the server's memory with 1,000 idle streams, and write throughput with
+durable storage (`--data`) next to the same writes in memory.
 
 Usage (release build first):
     swift build -c release --product rules && swift build -c release --product BareServer
-    python3 Benchmarks/server_bench.py [--bin .build/release] [--seconds 10] [--listeners 1000]
+    python3 Benchmarks/server_bench.py [--bin .build/release] [--seconds 10] [--listeners 1000] [--durable-only]
 Needs wrk (Debian: apt-get install wrk) and, for the WebSocket figures, the `websockets` package
 (the end-to-end tests' virtual environment has it: run the script with .venv-e2e/bin/python).
 Prints a Markdown table.
@@ -73,7 +74,7 @@ def request(port, method, path, body=None, token="owner"):
 
 
 def wrk(url, seconds, script=None, connections=64):
-    argv = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency"]
+    argv = ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--latency"]
     if script:
         argv += ["-s", script]
     out = subprocess.run(argv + [url], capture_output=True, text=True, check=True).stdout
@@ -192,6 +193,45 @@ async def ws_fan_out(port, token, listeners):
     return (max(done) - started) * 1000, len(done)
 
 
+def durable_rows(rules_bin, seconds, token, put_lua):
+    """The same writes in memory and with `--data`, in one run: PUT over 64 and over 1
+    connection (wrk), and pipelined WebSocket sets. Returns table rows."""
+    figures = {}
+    for durable in (False, True):
+        with tempfile.TemporaryDirectory() as data:
+            port = free_port()
+            argv = [rules_bin, "serve", RULES, "--port", str(port), "--log", "quiet", "--no-coverage"]
+            proc = start(argv + (["--data", data] if durable else []))
+            wait_for_port(port)
+            post = {"uid": "bob", "author": "Bob", "title": "Hello", "body": "b", "starCount": 0}
+            request(port, "PUT", "/.json", {"posts": {"p1": post}, "users": {"alice": {"username": "alice"}}})
+            url = f"http://127.0.0.1:{port}/users/alice/username.json?auth={token}&print=silent"
+            many = wrk(url, seconds, put_lua)
+            one = wrk(url, seconds, put_lua, connections=1)
+            try:
+                ws_rate = asyncio.run(ws_writes(port, token, 4, 2000))
+            except ImportError:
+                ws_rate = None
+            size = sum(os.path.getsize(os.path.join(data, f)) for f in os.listdir(data)) if durable else 0
+            proc.terminate(); proc.wait()
+            figures[durable] = (many, one, ws_rate, size)
+
+    def compare(name, memory, durable, unit):
+        return (name, f"in memory {memory:,.0f} {unit}; `--data` {durable:,.0f} {unit}: **{durable / memory * 100:.0f} %**", "–")
+
+    (m_many, m_one, m_ws, _), (d_many, d_one, d_ws, size) = figures[False], figures[True]
+    rows = [
+        compare("PUT, rules checked, 64 connections (`--no-coverage`)", m_many[0], d_many[0], "req/s"),
+        ("PUT p99 latency, 64 connections", f"in memory {m_many[1]:.2f} ms; `--data` {d_many[1]:.2f} ms", "–"),
+        compare("PUT, rules checked, 1 connection (one write at a time)", m_one[0], d_one[0], "req/s"),
+        ("PUT p99 latency, 1 connection", f"in memory {m_one[1]:.2f} ms; `--data` {d_one[1]:.2f} ms", "–"),
+    ]
+    if m_ws is not None:
+        rows.append(compare("WebSocket sets, 4 connections × 2,000 pipelined", m_ws, d_ws, "writes/s"))
+    rows.append(("`--data` directory after these writes (compacted log + WAL)", f"{size / 1024 / 1024:.1f} MB", "–"))
+    return rows
+
+
 def rss_mb(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -206,11 +246,23 @@ def main():
     parser.add_argument("--seconds", type=int, default=10)
     parser.add_argument("--listeners", type=int, default=1000)
     parser.add_argument("--starts", type=int, default=10)
+    parser.add_argument("--durable-only", action="store_true", help="only the in-memory versus --data write figures")
     args = parser.parse_args()
     raise_fd_limit()
     rules_bin, bare_bin = os.path.join(args.bin, "rules"), os.path.join(args.bin, "BareServer")
     token = mock_token("alice")
     rows = []
+    if args.durable_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            put_lua = os.path.join(tmp, "put.lua")
+            with open(put_lua, "w") as f:
+                f.write('wrk.method = "PUT"\nwrk.body = "\\"alice2\\""\nwrk.headers["Content-Type"] = "application/json"\n')
+            rows = durable_rows(rules_bin, args.seconds, token, put_lua)
+        print(f"wrk -t2 -d{args.seconds}s on loopback, server and wrk on the same {os.cpu_count()} cores\n")
+        print("| measure | figure | target |\n| --- | --- | --- |")
+        for name, figure, target in rows:
+            print(f"| {name} | {figure} | {target} |")
+        return
 
     # Start-up: from spawning the process to accepting a connection.
     times = []
@@ -252,6 +304,7 @@ def main():
                 except ImportError:
                     ws_rate = None
             proc.terminate(); proc.wait()
+        durable = durable_rows(rules_bin, args.seconds, token, put_lua)
 
     def row(name, mine, bare, target):
         (rps, p99, errors), (brps, bp99, _) = mine, bare
@@ -267,6 +320,7 @@ def main():
     if ws_rate is not None:
         rows.append(("WebSocket writes, rules checked (4 connections × 2,000 pipelined sets of `/users/alice/username`), `--no-coverage`", f"{ws_rate:,.0f} writes/s", "–"))
         rows.append((f"one write to {args.listeners} WebSocket listeners", f"{ws_ms:.1f} ms to the last ({ws_delivered} delivered)", "–"))
+    rows += durable
 
     print(f"wrk -t2 -c64 -d{args.seconds}s on loopback, server and wrk on the same {os.cpu_count()} cores\n")
     print("| measure | figure | target |\n| --- | --- | --- |")

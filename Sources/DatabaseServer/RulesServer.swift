@@ -98,7 +98,8 @@ public final class RulesServer: Sendable {
             responder: responder,
             server: server,
             configuration: ApplicationConfiguration(
-                address: .hostname(configuration.host, port: configuration.port), serverName: nil, availableConnectionsDelegate: connections),
+                address: .hostname(configuration.host, port: configuration.port), serverName: nil, backlog: Self.backlog,
+                availableConnectionsDelegate: connections),
             onServerRunning: { channel in
                 ports.continuation.yield(channel.localAddress?.port ?? 0)
                 ports.continuation.finish()
@@ -118,7 +119,8 @@ public final class RulesServer: Sendable {
                     responder: responder,
                     server: server,
                     configuration: ApplicationConfiguration(
-                        address: .hostname("::1", port: port), serverName: nil, availableConnectionsDelegate: connections),
+                        address: .hostname("::1", port: port), serverName: nil, backlog: Self.backlog,
+                        availableConnectionsDelegate: connections),
                     logger: logger)
                 group.addTask {
                     let serviceGroup = ServiceGroup(
@@ -140,6 +142,11 @@ public final class RulesServer: Sendable {
         // Every write committed before the listeners stopped is on disk before the process ends.
         await store?.close()
     }
+
+    /// The length of the kernel's queue of connections not yet accepted (the system's
+    /// `net.core.somaxconn` caps it): long enough that a burst of connections waits instead of
+    /// having its handshakes dropped.
+    static let backlog = 4096
 
     /// The connections the server may hold: `wanted`, within the process's file descriptor
     /// limit (raised to its hard limit first, as servers do), keeping 128 descriptors for files.
