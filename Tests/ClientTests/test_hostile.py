@@ -212,8 +212,9 @@ def test_a_client_that_opens_ten_thousand_silent_connections_is_shed():
         peak = rss_bytes(server.proc.pid)
         # The silent ones are closed after the idle timeout, and a normal client is served.
         assert wait_for(lambda: intact(server), timeout=30)
+        # All are closed within about 10 s here; the bound is generous for a loaded machine.
         closed = 0
-        deadline = time.time() + 30
+        deadline = time.time() + 120
         pending = list(sockets)
         while pending and time.time() < deadline:
             _, _, _ = select.select([], [], [], 0.2)
