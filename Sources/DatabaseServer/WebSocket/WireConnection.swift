@@ -101,8 +101,9 @@ final class WireConnection: @unchecked Sendable {
             transport: "ws", method: action, namespace: namespace.name, path: message.string("p") ?? "-",
             identity: identity.description, uid: identity.uid, verdict: "allowed", status: 0, reason: nil, milliseconds: 0, time: Date())
         let now = Date().millisecondsSince1970
+        let capture = DecisionCapture()
         do {
-            let data = try perform(action, message, r: r, now: now)
+            let data = try DecisionCapture.$current.withValue(capture) { try perform(action, message, r: r, now: now) }
             reply(r, "ok", data)
         } catch let failure as WireFailure {
             switch failure {
@@ -122,6 +123,7 @@ final class WireConnection: @unchecked Sendable {
         } catch {
             throw WireMessage.Malformed(reason: "\(error)")
         }
+        record.decision = capture.decision
         record.identity = identity.description
         record.uid = identity.uid
         let elapsed = ContinuousClock.now - started
@@ -281,12 +283,20 @@ final class WireConnection: @unchecked Sendable {
             var record = RequestRecord(
                 transport: "ws", method: "onDisconnect", namespace: namespace.name, path: Namespace.path(entry.keys),
                 identity: entry.identity.description, uid: entry.identity.uid, verdict: "allowed", status: 0, reason: nil, milliseconds: 0, time: Date())
-            do {
-                _ = try namespace.write(entry.operation, as: entry.identity, now: now)
-            } catch {
+            let capture = DecisionCapture()
+            let failure = DecisionCapture.$current.withValue(capture) { () -> ServerError? in
+                do throws(ServerError) {
+                    _ = try namespace.write(entry.operation, as: entry.identity, now: now)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let error = failure {
                 record.verdict = error.kind == .permissionDenied ? "denied" : "error"
                 record.reason = error.explanation ?? error.message
             }
+            record.decision = capture.decision
             log.record(record)
         }
         onDisconnect = []
