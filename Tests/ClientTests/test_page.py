@@ -133,10 +133,10 @@ def test_a_denied_double_star_is_listed_explained_and_data_updates_live(blog, br
     highlighted = browser.find_element(By.CSS_SELECTOR, "#request-source tr.decisive")
     assert highlighted.get_attribute("data-line") == "39"
     assert '".write": "auth != null && auth.uid === $uid' in highlighted.text
+    browser.save_screenshot(os.path.join(shots, "requests.png"))
     # The filters: denied only keeps it; a user filter that matches nobody hides it.
     browser.find_element(By.ID, "filter-denied").click()
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#requests-body tr")) == 1)
-    browser.save_screenshot(os.path.join(shots, "requests.png"))
     browser.find_element(By.ID, "filter-user").send_keys("carol")
     wait(browser, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#requests-body tr")) == 0)
     browser.find_element(By.ID, "filter-user").clear()

@@ -671,9 +671,9 @@ enum InspectorScript {
               box.append(el('p', null, 'No rule grants it: there is no .read or .write that is true on this path or above.'));
             }
             parts.push(box);
+            if (d.rules && ex.evaluations.length) parts.push(sourceExcerpt(d, ex));
             parts.push(el('h3', null, 'Rules evaluated (' + ex.evaluations.length + ')'));
             parts.push(el('ol', { class: 'evaluations' }, ex.evaluations.map(function (e, i) { return evaluationItem(e, i === ex.decisive, ex.allowed); })));
-            if (d.rules) parts.push(sourceExcerpt(d, ex));
             $('request-body').replaceChildren.apply($('request-body'), parts);
           }
 
