@@ -133,6 +133,7 @@ public struct ServeCommand: AsyncParsableCommand {
                   default namespace: \(namespace) (requests without ?ns=)
                   clients:           FIREBASE_DATABASE_EMULATOR_HOST=127.0.0.1:\(port)
                   denials:           logged here with the deciding rule; also in each response's X-Rules-Explanation header
+                  page:              http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ shows the data, the requests and why each was denied
 
                 """
             if let startWarning { banner += startWarning + "\n" }

@@ -250,3 +250,18 @@ def test_bad_clients_are_closed_and_others_keep_working(serve):
     assert healthy.request("p", {"p": "/ok/still", "d": True})[0] == "ok"
     assert healthy.value_at("/ok") == {"still": True}
     healthy.close()
+
+
+def test_denials_over_the_socket_are_explained_in_the_request_log(serve):
+    server = serve(RULES)
+    wire = Wire(server.port)
+    assert wire.request("p", {"p": "/secret/x", "d": 1})[0] == "permission_denied"
+    listed = server.rest("GET", "/.inspect/requests.json", token="owner").json()["requests"]
+    denied = [r for r in listed if r["transport"] == "ws" and r["verdict"] == "denied"]
+    assert [(r["method"], r["path"], r["ns"], r["explained"]) for r in denied] == [("p", "/secret/x", "demo", True)]
+    detail = server.rest("GET", f"/.inspect/requests/{denied[0]['id']}.json", token="owner").json()
+    explanation = detail["explanation"]
+    deciding = explanation["evaluations"][explanation["decisive"]]
+    assert deciding["rulePath"] == "/secret/.write" and deciding["result"] == "false"
+    assert deciding["file"] == server.rules_path and deciding["line"] == 1
+    wire.close()

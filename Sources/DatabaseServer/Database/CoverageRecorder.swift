@@ -77,17 +77,22 @@ public final class CoverageRecorder: Sendable {
     /// The coverage of a namespace's current rules as JSON: the `rules test --coverage-json`
     /// format plus `namespace`, `dropped` and `pending` counts.
     public func json(namespace: String, rules: LoadedRules) -> String {
+        let (collector, dropped, pending) = counts(namespace: namespace, rules: rules)
+        let report = CoverageReporter.json(collector).trimmingTrailingNewline
+        let extra = #""namespace":"# + DataText.jsonQuoted(namespace) + #","dropped":\#(dropped),"pending":\#(pending),"#
+        return report.hasPrefix("{") ? "{" + extra + report.dropFirst() : report
+    }
+
+    /// The coverage of a namespace's current rules (zero counts when none were counted for
+    /// them yet), with the decisions dropped and still waiting.
+    public func counts(namespace: String, rules: LoadedRules) -> (collector: CoverageCollector, dropped: Int, pending: Int) {
         state.withLock { state in
-            var collector: CoverageCollector
             if let entry = state.namespaces[namespace], entry.rules === rules {
-                collector = entry.collector
-            } else {
-                collector = CoverageCollector()
-                collector.register(rules)
+                return (entry.collector, state.dropped, state.pending)
             }
-            let report = CoverageReporter.json(collector).trimmingTrailingNewline
-            let extra = #""namespace":"# + DataText.jsonQuoted(namespace) + #","dropped":\#(state.dropped),"pending":\#(state.pending),"#
-            return report.hasPrefix("{") ? "{" + extra + report.dropFirst() : report
+            var collector = CoverageCollector()
+            collector.register(rules)
+            return (collector, state.dropped, state.pending)
         }
     }
 }

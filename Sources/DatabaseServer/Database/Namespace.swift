@@ -76,6 +76,7 @@ public final class Namespace: Sendable {
     }
 
     private func countCoverage(_ rules: NamespaceRules, _ operation: DatabaseOperation, _ root: DataNode?, _ auth: AuthValue, _ now: Double) {
+        DecisionCapture.current?.keep(RecordedDecision(rules: rules, operation: operation, root: root, auth: auth, now: now))
         coverage?.record(CoverageRecorder.Job(namespace: name, rules: rules.loaded, operation: operation, root: root, auth: auth, now: now))
     }
 

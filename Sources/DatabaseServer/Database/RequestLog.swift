@@ -34,16 +34,18 @@ public final class RequestLog: Sendable {
         ring = Mutex(Ring())
     }
 
-    /// Adds a record and writes it out.
+    /// Adds a record (numbering it: ids count requests since start, from 1) and writes it out.
     public func record(_ record: RequestRecord) {
+        var record = record
         ring.withLock { ring in
+            ring.total += 1
+            record.id = ring.total
             if ring.records.count < capacity {
                 ring.records.append(record)
             } else {
                 ring.records[ring.next] = record
             }
             ring.next = (ring.next + 1) % capacity
-            ring.total += 1
         }
         switch format {
         case .quiet: break
@@ -61,6 +63,31 @@ public final class RequestLog: Sendable {
 
     /// How many requests were recorded since start.
     public var total: Int { ring.withLock { $0.total } }
+
+    // Record n (from 1) is in slot (n - 1) % capacity: appended while the ring fills, then
+    // written over the oldest.
+
+    /// The kept records numbered after `id`, oldest first, at most `limit` of them (the oldest
+    /// ones when there are more): a reader that remembers the last id it saw gets each record
+    /// once, and misses only those the ring dropped in between.
+    public func records(after id: Int, limit: Int = .max) -> [RequestRecord] {
+        ring.withLock { ring in
+            let kept = ring.records.count
+            let firstKept = ring.total - kept + 1
+            let start = max(id + 1, firstKept)
+            guard start <= ring.total, limit > 0 else { return [] }
+            let end = min(ring.total, start + min(limit, kept) - 1)
+            return (start...end).map { ring.records[($0 - 1) % capacity] }
+        }
+    }
+
+    /// The kept record numbered `id`, if the ring still holds it.
+    public func record(id: Int) -> RequestRecord? {
+        ring.withLock { ring in
+            guard id >= 1, id <= ring.total, id > ring.total - ring.records.count else { return nil }
+            return ring.records[(id - 1) % capacity]
+        }
+    }
 
     private static func write(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))

@@ -24,6 +24,11 @@ public struct RequestRecord: Sendable {
     public var milliseconds: Double
     /// When it arrived.
     public var time: Date
+    /// Its number in the request log (1 for the first request since start; 0 until logged).
+    public var id = 0
+    /// What the rules decided it on, to explain it later (nil when no rule was asked: an
+    /// administrator, a malformed request, an inspection).
+    public var decision: RecordedDecision? = nil
 
     /// The record as one JSON object (the `--log json` line).
     public var json: String {

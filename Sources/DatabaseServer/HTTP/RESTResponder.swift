@@ -19,12 +19,9 @@ struct RESTResponder: HTTPResponder {
         var record = RequestRecord(
             transport: "rest", method: request.method.rawValue, namespace: registry.defaultName, path: "/", identity: "-",
             uid: nil, verdict: "allowed", status: 200, reason: nil, milliseconds: 0, time: Date())
-        let result: Result<Response, ServerError>
-        do {
-            result = .success(try await handle(request, record: &record, channel: context.channel))
-        } catch {
-            result = .failure(error)
-        }
+        let capture = DecisionCapture()
+        let channel = context.channel
+        let result = await DecisionCapture.$current.withValue(capture) { await handled(request, record: &record, channel: channel) }
         let response: Response
         switch result {
         case .success(let r): response = r
@@ -36,11 +33,21 @@ struct RESTResponder: HTTPResponder {
         record.status = response.status.code
         let elapsed = ContinuousClock.now - started
         record.milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        log.record(record)
+        record.decision = capture.decision
+        // The page and its endpoints are not logged: it polls them, and would fill the ring.
+        if !Self.isInspection(request.head.path ?? "/") { log.record(record) }
         return response
     }
 
     // MARK: - Routing
+
+    private func handled(_ request: Request, record: inout RequestRecord, channel: any Channel) async -> Result<Response, ServerError> {
+        do {
+            return .success(try await handle(request, record: &record, channel: channel))
+        } catch {
+            return .failure(error)
+        }
+    }
 
     private func handle(_ request: Request, record: inout RequestRecord, channel: any Channel) async throws(ServerError) -> Response {
         var method = request.method
@@ -55,10 +62,14 @@ struct RESTResponder: HTTPResponder {
             record.method = "POST as \(method.rawValue)"
         }
         let target = try RequestTarget(request.head.path ?? "/")
+        if !target.isJSON, let asset = try Self.pageAsset(target.segments, method: method, defaultNamespace: registry.defaultName) {
+            return asset
+        }
         guard target.isJSON else {
             throw ServerError(.notFound, "Not found: REST requests end in .json, such as /users/alice.json")
         }
-        let options = try RESTOptions(target.parameters)
+        let inspecting = target.segments.first == ".inspect"
+        let options = try RESTOptions(inspecting ? Self.restParameters(target.parameters) : target.parameters)
         var credentials = options.credentials
         if credentials.token == nil, let header = request.headers[.authorization] {
             let parts = header.split(separator: " ", maxSplits: 1)
@@ -77,7 +88,7 @@ struct RESTResponder: HTTPResponder {
             guard target.segments == [".settings", "rules"] else { throw ServerError(.notFound, "Not found: \(record.path)") }
             return try await rulesEndpoint(request, method: method, options: options, identity: identity, namespace: namespace)
         case ".inspect":
-            return try inspectEndpoint(target.segments, method: method, identity: identity, namespace: namespace)
+            return try inspectEndpoint(target, request: request, method: method, identity: identity, namespace: namespace, channel: channel)
         default: break
         }
         if target.segments.last == ".priority" {
@@ -241,7 +252,13 @@ struct RESTResponder: HTTPResponder {
 
     // MARK: - Streaming
 
-    private func stream(_ keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace, now: Double, channel: any Channel) throws(ServerError) -> Response {
+    /// A streaming read: the location's value, then its changes, as server-sent events. In the
+    /// export format (`export`), values carry their priorities (the page's data view). A client
+    /// that lets more than `maxQueuedBytes` wait is cut off: its connection is closed.
+    func stream(
+        _ keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace, now: Double, channel: any Channel,
+        export: Bool = false
+    ) throws(ServerError) -> Response {
         let name = namespace.name
         let (sink, events) = EventStreamSink.make(capacity: limits.maxQueuedEvents, bytes: limits.maxQueuedBytes) {
             // Cut off: the queued events are dropped with the connection.
@@ -249,7 +266,7 @@ struct RESTResponder: HTTPResponder {
             channel.close(promise: nil)
         }
         let (id, initial) = try namespace.listen(keys, query: options.query, as: identity, sink: sink, now: now)
-        let initialJSON = initial?.exportJSON(includePriority: false, arrays: true) ?? "null"
+        let initialJSON = initial?.exportJSON(includePriority: export, arrays: !export) ?? "null"
         let keepAlive = limits.keepAliveSeconds
         let continuation = sink.continuation, budget = sink.budget
         var headers = HTTPFields()
@@ -277,9 +294,11 @@ struct RESTResponder: HTTPResponder {
                 case .keepAlive:
                     try await writer.write(ByteBuffer(string: Self.sse("keep-alive", "null")))
                 case .event(.put(let path, let value), _):
-                    try await writer.write(ByteBuffer(string: Self.sse("put", #"{"path":"# + DataText.jsonQuoted(path) + #","data":"# + value.plain + "}")))
+                    let data = export ? value.export : value.plain
+                    try await writer.write(ByteBuffer(string: Self.sse("put", #"{"path":"# + DataText.jsonQuoted(path) + #","data":"# + data + "}")))
                 case .event(.patch(let path, let value), _):
-                    try await writer.write(ByteBuffer(string: Self.sse("patch", #"{"path":"# + DataText.jsonQuoted(path) + #","data":"# + value.plain + "}")))
+                    let data = export ? value.export : value.plain
+                    try await writer.write(ByteBuffer(string: Self.sse("patch", #"{"path":"# + DataText.jsonQuoted(path) + #","data":"# + data + "}")))
                 case .event(.cancel, _):
                     try await writer.write(ByteBuffer(string: Self.sse("cancel", "null")))
                 case .event(.authRevoked, _):
@@ -330,25 +349,6 @@ struct RESTResponder: HTTPResponder {
             return Self.json(#"{"status":"ok"}"#)
         default:
             throw ServerError(.methodNotAllowed, "Use GET or PUT on /.settings/rules.json")
-        }
-    }
-
-    private func inspectEndpoint(_ segments: [String], method: HTTPRequest.Method, identity: Identity, namespace: Namespace) throws(ServerError) -> Response {
-        guard method == .get else { throw ServerError(.methodNotAllowed, "Use GET on /.inspect endpoints") }
-        switch segments {
-        case [".inspect", "coverage"]:
-            guard let coverage = registry.coverage else {
-                throw ServerError(.notFound, "Coverage is off: the server was started with --no-coverage.")
-            }
-            return Self.json(coverage.json(namespace: namespace.name, rules: namespace.rules.loaded))
-        case [".inspect", "databases"]:
-            guard identity == .admin else {
-                throw ServerError(.permissionDenied, "Permission denied", explanation: "/.inspect/databases.json needs the administrator (Authorization: Bearer owner)")
-            }
-            let names = registry.all.map { #"{"name":"# + DataText.jsonQuoted($0.name) + "}" }
-            return Self.json("[" + names.joined(separator: ",") + "]")
-        default:
-            throw ServerError(.notFound, "Not found: /\(segments.joined(separator: "/")).json")
         }
     }
 

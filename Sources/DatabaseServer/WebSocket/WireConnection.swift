@@ -116,9 +116,10 @@ final class WireConnection: @unchecked Sendable {
             transport: "ws", method: action, namespace: namespace.name, path: message.string("p") ?? "-",
             identity: identity.description, uid: identity.uid, verdict: "allowed", status: 0, reason: nil, milliseconds: 0, time: Date())
         let now = Date().millisecondsSince1970
+        let capture = DecisionCapture()
         do {
             durability = nil
-            let data = try perform(action, message, r: r, now: now)
+            let data = try DecisionCapture.$current.withValue(capture) { try perform(action, message, r: r, now: now) }
             if let durability {
                 outbox?.acknowledge(r, data: data, after: durability)
             } else {
@@ -142,6 +143,7 @@ final class WireConnection: @unchecked Sendable {
         } catch {
             throw WireMessage.Malformed(reason: "\(error)")
         }
+        record.decision = capture.decision
         record.identity = identity.description
         record.uid = identity.uid
         let elapsed = ContinuousClock.now - started
@@ -301,12 +303,20 @@ final class WireConnection: @unchecked Sendable {
             var record = RequestRecord(
                 transport: "ws", method: "onDisconnect", namespace: namespace.name, path: Namespace.path(entry.keys),
                 identity: entry.identity.description, uid: entry.identity.uid, verdict: "allowed", status: 0, reason: nil, milliseconds: 0, time: Date())
-            do {
-                _ = try namespace.write(entry.operation, as: entry.identity, now: now)
-            } catch {
+            let capture = DecisionCapture()
+            let failure = DecisionCapture.$current.withValue(capture) { () -> ServerError? in
+                do throws(ServerError) {
+                    _ = try namespace.write(entry.operation, as: entry.identity, now: now)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let error = failure {
                 record.verdict = error.kind == .permissionDenied ? "denied" : "error"
                 record.reason = error.explanation ?? error.message
             }
+            record.decision = capture.decision
             log.record(record)
         }
         onDisconnect = []

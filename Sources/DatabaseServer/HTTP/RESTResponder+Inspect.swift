@@ -1,0 +1,117 @@
+import DatabaseRules
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The inspection endpoints under `/.inspect/` and the page at `/` (see docs/server.md, "The
+/// page"). They are not logged in the request log, and every endpoint that shows data or
+/// requests needs the administrator; the page itself is static and says nothing about the data.
+extension RESTResponder {
+    /// Query parameters of the inspection endpoints that are not REST parameters.
+    static let inspectParameters: Set<String> = ["after", "limit", "path"]
+
+    /// The parameters left for ``RESTOptions`` (namespace and credentials) on an inspection endpoint.
+    static func restParameters(_ parameters: [(name: String, value: String)]) -> [(name: String, value: String)] {
+        parameters.filter { !inspectParameters.contains($0.name) }
+    }
+
+    /// Whether a request target is the page or one of its endpoints (not logged).
+    static func isInspection(_ rawTarget: String) -> Bool {
+        let path = rawTarget.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return path == "/" || path.isEmpty || path == "/.inspect" || path.hasPrefix("/.inspect/")
+    }
+
+    // MARK: - The page
+
+    /// The page (`/`) and its script and style sheet; nil for any other target that is not a
+    /// REST path.
+    static func pageAsset(_ segments: [String], method: HTTPRequest.Method, defaultNamespace: String) throws(ServerError) -> Response? {
+        let body: String, type: String
+        switch segments {
+        case []:
+            body = InspectorPage.html(defaultNamespace: defaultNamespace)
+            type = "text/html; charset=utf-8"
+        case [".inspect", "page.js"]:
+            body = InspectorScript.source
+            type = "text/javascript; charset=utf-8"
+        case [".inspect", "page.css"]:
+            body = InspectorStyle.source
+            type = "text/css; charset=utf-8"
+        default:
+            return nil
+        }
+        guard method == .get || method == .head else {
+            throw ServerError(.methodNotAllowed, "Use GET on the page; REST requests end in .json, such as /users/alice.json")
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = "no-cache"
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        // Everything the page loads comes from this server; no inline script or style.
+        headers[HTTPField.Name("Content-Security-Policy")!] =
+            "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        return Response(status: .ok, headers: headers, body: method == .head ? ResponseBody() : bodyText(body))
+    }
+
+    // MARK: - Endpoints
+
+    func inspectEndpoint(
+        _ target: RequestTarget, request: Request, method: HTTPRequest.Method, identity: Identity, namespace: Namespace,
+        channel: any Channel
+    ) throws(ServerError) -> Response {
+        guard method == .get || method == .head else { throw ServerError(.methodNotAllowed, "Use GET on /.inspect endpoints") }
+        let segments = target.segments
+        let name = "/" + segments.joined(separator: "/") + ".json"
+        switch segments {
+        case [".inspect", "coverage"]:
+            guard let coverage = registry.coverage else {
+                throw ServerError(.notFound, "Coverage is off: the server was started with --no-coverage.")
+            }
+            return Self.json(coverage.json(namespace: namespace.name, rules: namespace.rules.loaded))
+        case [".inspect", "databases"]:
+            try Self.requireAdmin(identity, name)
+            let names = registry.all.map { #"{"name":"# + DataText.jsonQuoted($0.name) + "}" }
+            return Self.json("[" + names.joined(separator: ",") + "]")
+        case [".inspect", "requests"]:
+            try Self.requireAdmin(identity, name)
+            let after = try Self.count(target.parameter("after"), "after") ?? 0
+            let limit = try Self.count(target.parameter("limit"), "limit") ?? log.capacity
+            return Self.json(RequestJSON.list(log.records(after: after, limit: limit), total: log.total, capacity: log.capacity))
+        case let s where s.count == 3 && s[0] == ".inspect" && s[1] == "requests":
+            try Self.requireAdmin(identity, name)
+            guard let id = Int(s[2]), let record = log.record(id: id) else {
+                throw ServerError(.notFound, "Request \(s[2]) is not in the request log (it keeps the last \(log.capacity)).")
+            }
+            return Self.json(RequestJSON.detail(record))
+        case [".inspect", "rules"]:
+            try Self.requireAdmin(identity, name)
+            var file: String?
+            if case .file(let path) = registry.defaultRules.origin { file = path }
+            return Self.json(RulesReport.json(namespace: namespace, coverage: registry.coverage, rulesFile: file))
+        case [".inspect", "data"]:
+            try Self.requireAdmin(identity, name)
+            let keys = try Self.validKeys(ArraySlice(Namespace.split(target.parameter("path") ?? "/")))
+            let now = Date().millisecondsSince1970
+            if request.headers[.accept]?.contains("text/event-stream") == true {
+                return try stream(keys, options: try RESTOptions([]), identity: .admin, namespace: namespace, now: now, channel: channel, export: true)
+            }
+            let node = try namespace.read(keys, as: .admin, now: now).node
+            return Self.json(node?.exportJSON(includePriority: true, arrays: false) ?? "null")
+        default:
+            throw ServerError(.notFound, "Not found: \(name)")
+        }
+    }
+
+    private static func requireAdmin(_ identity: Identity, _ endpoint: String) throws(ServerError) {
+        guard identity == .admin else {
+            throw ServerError(.permissionDenied, "Permission denied", explanation: "\(endpoint) needs the administrator (Authorization: Bearer owner)")
+        }
+    }
+
+    private static func count(_ text: String?, _ name: String) throws(ServerError) -> Int? {
+        guard let text else { return nil }
+        guard let n = Int(text), n >= 0 else { throw ServerError(.badRequest, "\(name) must be a whole number of 0 or more; got \(text)") }
+        return n
+    }
+}
