@@ -13,13 +13,32 @@ public struct CheckCommand: ParsableCommand {
             source line and a caret under the offending part. Codes are documented in docs/diagnostics.md; \
             lints (warnings about rules that compile but are probably wrong) in docs/lints.md. Lints run \
             on files without errors.
-            Exit status: 0 when no file has errors (warnings allowed, unless --strict), 1 when any has, \
-            2 when a file or the baseline cannot be read or a lint code is unknown.
+            With no path, the rules file named by ./firebase.json (database.rules) is checked; - reads \
+            standard input.
+            Exit status: 0 when no file has errors (warnings allowed, unless --strict or --max-warnings), \
+            1 when any has (or there are more warnings than --max-warnings), 2 when a file, a directory \
+            or the baseline cannot be read, a directory holds no rules file, there is nothing to check \
+            or a lint code is unknown, 64 when the command line is wrong (an unknown option or value).
             """
     )
 
-    @Argument(help: "Rules files to check (directories are searched for *.rules.json and rules.json).")
-    public var paths: [String]
+    @Argument(help: "Rules files to check; directories are searched for names ending in rules.json or rules.jsonc (skipping node_modules and dot-directories); - reads standard input. Default: the rules file of ./firebase.json.")
+    public var paths: [String] = []
+
+    @Option(name: .customLong("stdin-filename"), help: ArgumentHelp("The name to report for standard input (read when the path is - or no path is given).", valueName: "name"))
+    public var stdinFilename: String?
+
+    @Flag(help: "Report errors only: warnings are neither printed nor counted.")
+    public var quiet = false
+
+    @Option(name: .customLong("max-warnings"), help: ArgumentHelp("Fail (exit 1) when there are more warnings than this.", valueName: "n"))
+    public var maxWarnings: Int?
+
+    @Option(name: .customLong("output-file"), help: ArgumentHelp("Write the report (--format) to this file instead of standard output.", valueName: "path"))
+    public var outputFile: String?
+
+    @Option(name: .customLong("report"), help: ArgumentHelp("Also write the report in another format to a file, as FORMAT=PATH (repeatable), e.g. sarif=rules.sarif.", valueName: "format=path"))
+    public var reports: [String] = []
 
     @Option(help: "Output format: text, json, sarif or github.")
     public var format: OutputFormat = .text
@@ -46,6 +65,38 @@ public struct CheckCommand: ParsableCommand {
 
     public func validate() throws {
         if updateBaseline && baseline == nil { throw ValidationError("--update-baseline needs --baseline FILE.") }
+        if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more.") }
+        _ = try extraReports()
+    }
+
+    /// The `--report FORMAT=PATH` pairs.
+    func extraReports() throws -> [(OutputFormat, String)] {
+        try reports.map { spec in
+            guard let equals = spec.firstIndex(of: "="), let format = OutputFormat(rawValue: String(spec[..<equals])),
+                  spec.index(after: equals) < spec.endIndex
+            else {
+                throw ValidationError("--report needs FORMAT=PATH with FORMAT one of text, json, sarif, github (got '\(spec)').")
+            }
+            return (format, String(spec[spec.index(after: equals)...]))
+        }
+    }
+
+    /// The files to check: the paths, standard input, or the rules file of ./firebase.json.
+    private func inputs() -> [String] {
+        if paths.isEmpty {
+            if stdinFilename != nil { return ["-"] }
+            switch FirebaseJSON.rulesFile(in: ".") {
+            case .found(let file): return [file]
+            case .invalid(let why): Self.fail("error: \(why)")
+            case .absent:
+                Self.fail("error: nothing to check: give rules files or directories (or - for standard input); ./firebase.json names no database rules file")
+            }
+        }
+        let search = RulesFileFinder.search(paths)
+        if !search.problems.isEmpty {
+            Self.fail(search.problems.map { "error: \($0)" }.joined(separator: "\n"))
+        }
+        return search.files
     }
 
     public func run() throws {
@@ -55,8 +106,10 @@ public struct CheckCommand: ParsableCommand {
         } catch {
             Self.fail("error: \(error)")
         }
-        let files = RulesFileFinder.expand(paths)
-        var results = files.map { Self.check($0, lints: lintConfiguration) }
+        let files = inputs()
+        var results = files.map { path in
+            path == "-" ? Self.checkStandardInput(named: stdinFilename ?? "<stdin>", lints: lintConfiguration) : Self.check(path, lints: lintConfiguration)
+        }
         if let baseline {
             let accepted: LintBaseline
             if updateBaseline {
@@ -79,10 +132,46 @@ public struct CheckCommand: ParsableCommand {
             results = results.map { Self.applying(accepted, to: $0) }
         }
         if strict { results = results.map(Self.strict) }
+        if quiet { results = results.map(Self.errorsOnly) }
         let terminal = Terminal(color, environment: ProcessInfo.processInfo.environment)
-        let reporter = DiagnosticReporter(terminal: format == .text ? terminal : .plain)
-        print(reporter.report(results, format: format), terminator: "")
-        throw ExitCode(Self.exitCode(results))
+        let onTerminal = format == .text && outputFile == nil
+        let report = DiagnosticReporter(terminal: onTerminal ? terminal : .plain).report(results, format: format)
+        if let outputFile {
+            Self.write(report, to: outputFile)
+        } else {
+            print(report, terminator: "")
+        }
+        for (extra, path) in (try? extraReports()) ?? [] {
+            Self.write(DiagnosticReporter(terminal: .plain).report(results, format: extra), to: path)
+        }
+        var status = Self.exitCode(results)
+        let warnings = results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .warning }.count }
+        if status == 0, let maxWarnings, warnings > maxWarnings {
+            FileHandle.standardError.write(Data("rules check: \(warnings) warnings, more than --max-warnings \(maxWarnings)\n".utf8))
+            status = 1
+        }
+        throw ExitCode(status)
+    }
+
+    private static func write(_ text: String, to path: String) {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        } catch {
+            fail("error: cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Checks the rules on standard input, reported as `name`.
+    public static func checkStandardInput(named name: String, lints: LintConfiguration? = .default) -> FileDiagnostics {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        return check(bytes: [UInt8](data), path: name, lints: lints)
+    }
+
+    /// The file's findings without its warnings (`--quiet`).
+    public static func errorsOnly(_ f: FileDiagnostics) -> FileDiagnostics {
+        var out = FileDiagnostics(file: f.file, path: f.path, diagnostics: f.diagnostics.filter { $0.severity != .warning }, readError: f.readError)
+        out.lints = f.lints.filter { $0.diagnostic.severity != .warning }
+        return out
     }
 
     private static func fail(_ message: String) -> Never {
@@ -96,7 +185,12 @@ public struct CheckCommand: ParsableCommand {
             let why = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
             return FileDiagnostics(file: nil, path: path, diagnostics: [], readError: why)
         }
-        let file = SourceFile(path: path, bytes: [UInt8](data))
+        return check(bytes: [UInt8](data), path: path, lints: lints)
+    }
+
+    /// Checks and, when there are no errors, lints rules given as bytes.
+    public static func check(bytes: [UInt8], path: String, lints: LintConfiguration? = .default) -> FileDiagnostics {
+        let file = SourceFile(path: path, bytes: bytes)
         let result = RulesCompiler.compile(file)
         guard let lints else { return FileDiagnostics(file: file, path: path, diagnostics: result.diagnostics) }
         let found = Linter.lint(result, file: file, configuration: lints)

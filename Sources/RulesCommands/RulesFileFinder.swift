@@ -2,37 +2,60 @@ import Foundation
 
 /// Expands command-line paths: files as given, directories searched recursively for rules files.
 public enum RulesFileFinder {
-    /// Files named `*.rules.json`, `*rules.json` or `database.rules.json` (and `.jsonc`) inside
-    /// directories, sorted; plain files pass through.
-    public static func expand(_ paths: [String]) -> [String] {
-        var out: [String] = []
+    /// What a search found: the files, in order, and the paths that gave none (each with why).
+    public struct Search: Equatable, Sendable {
+        public var files: [String] = []
+        public var problems: [String] = []
+    }
+
+    /// Directories never searched: dependencies, build output and dot-directories (`.git`,
+    /// `.build`, `.firebase`, ...).
+    public static func isSkippedDirectory(_ name: String) -> Bool {
+        name.hasPrefix(".") || name == "node_modules" || name == "Pods"
+    }
+
+    /// Files as given (`-` is standard input); directories searched for files whose names end in
+    /// `rules.json` or `rules.jsonc` (`database.rules.json`, `firestore-rules.json`, ...), sorted,
+    /// skipping ``isSkippedDirectory(_:)``. A directory with no rules file, or one that cannot be
+    /// read, is a problem.
+    public static func search(_ paths: [String]) -> Search {
+        var out = Search()
+        let manager = FileManager.default
         for p in paths {
             var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: p, isDirectory: &isDir), isDir.boolValue {
-                let base = URL(fileURLWithPath: p)
-                let found = (FileManager.default.enumerator(atPath: p)?.allObjects as? [String] ?? [])
-                    .filter { isRulesFile(($0 as NSString).lastPathComponent) }
-                    .sorted()
-                out += found.map { base.appendingPathComponent($0).relativePath(from: p) }
-            } else {
-                out.append(p)
+            guard p != "-", manager.fileExists(atPath: p, isDirectory: &isDir), isDir.boolValue else {
+                out.files.append(p)
+                continue
             }
+            guard manager.isReadableFile(atPath: p), let walker = manager.enumerator(atPath: p) else {
+                out.problems.append("\(p): cannot read the directory")
+                continue
+            }
+            var found: [String] = []
+            while let relative = walker.nextObject() as? String {
+                let name = (relative as NSString).lastPathComponent
+                if walker.fileAttributes?[.type] as? FileAttributeType == .typeDirectory {
+                    if isSkippedDirectory(name) { walker.skipDescendants() }
+                    continue
+                }
+                if isRulesFile(name) { found.append(relative) }
+            }
+            if found.isEmpty {
+                out.problems.append("\(p): no rules files in this directory (names ending in rules.json or rules.jsonc; node_modules and dot-directories are skipped)")
+            }
+            let base = p.hasSuffix("/") ? String(p.dropLast()) : p
+            out.files += found.sorted().map { base + "/" + $0 }
         }
         return out
     }
 
+    /// The files of ``search(_:)``, without its problems.
+    public static func expand(_ paths: [String]) -> [String] {
+        search(paths).files
+    }
+
     /// True for names that look like rules files.
     public static func isRulesFile(_ name: String) -> Bool {
-        name.hasSuffix("rules.json") || name.hasSuffix("rules.jsonc") || name.hasSuffix("-rules.json")
-    }
-}
-
-extension URL {
-    fileprivate func relativePath(from base: String) -> String {
-        let b = base.hasSuffix("/") ? String(base.dropLast()) : base
-        let full = path
-        let absBase = URL(fileURLWithPath: b).path
-        if full.hasPrefix(absBase + "/") { return b + "/" + full.dropFirst(absBase.count + 1) }
-        return full
+        name.hasSuffix("rules.json") || name.hasSuffix("rules.jsonc")
     }
 }

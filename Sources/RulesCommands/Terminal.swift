@@ -12,7 +12,8 @@ public struct Terminal: Sendable {
     public let colors: Bool
 
     /// Decides colour for stdout: `always`/`never` as given; `auto` colours a terminal unless
-    /// `NO_COLOR` is set or `TERM` is `dumb`, and `FORCE_COLOR` forces it.
+    /// `NO_COLOR` is set to a non-empty value (no-color.org: an empty one does not count) or
+    /// `TERM` is `dumb`, and `FORCE_COLOR` forces it.
     public init(_ choice: ColorChoice, environment: [String: String]) {
         switch choice {
         case .always: colors = true
@@ -20,7 +21,7 @@ public struct Terminal: Sendable {
         case .auto:
             if environment["FORCE_COLOR"].map({ !$0.isEmpty && $0 != "0" }) == true {
                 colors = true
-            } else if environment["NO_COLOR"] != nil || environment["TERM"] == "dumb" {
+            } else if environment["NO_COLOR"].map({ !$0.isEmpty }) == true || environment["TERM"] == "dumb" {
                 colors = false
             } else {
                 colors = isatty(STDOUT_FILENO) != 0

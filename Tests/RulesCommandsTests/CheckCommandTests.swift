@@ -31,10 +31,15 @@ enum RulesBinary {
     static var isPresent: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
     /// Runs it and returns the exit status and standard output.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String, error: String) {
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil, directory: String? = nil
+    ) throws -> (status: Int32, output: String, error: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let stdin = Pipe()
+        process.standardInput = stdin
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil
         env["FORCE_COLOR"] = nil
@@ -45,6 +50,8 @@ enum RulesBinary {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
         // Read before waiting so a large output cannot fill the pipe and block the child.
         let data = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
@@ -164,6 +171,77 @@ enum RulesBinary {
         let run = try RulesBinary.run(["check", path, "--color", "never"])
         #expect(run.status == 2)
         #expect(run.output.contains("\(path): error: no such file\n"))
+    }
+
+    @Test func directorySearchSkipsDependenciesAndDotDirectoriesAndReportsEmptyOnes() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("app/database.rules.json", "{}")
+        try dir.write("app/node_modules/lib/database.rules.json", "{}")
+        try dir.write("app/.firebase/cache.rules.json", "{}")
+        try dir.write("app/.build/checkouts/x.rules.json", "{}")
+        try dir.write("empty/notes.txt", "")
+        let search = RulesFileFinder.search([dir.url.appendingPathComponent("app").path, dir.url.appendingPathComponent("empty").path])
+        #expect(search.files.map { URL(fileURLWithPath: $0).lastPathComponent } == ["database.rules.json"])
+        #expect(search.problems == ["\(dir.url.appendingPathComponent("empty").path): no rules files in this directory (names ending in rules.json or rules.jsonc; node_modules and dot-directories are skipped)"])
+        #expect(RulesFileFinder.search(["-"]).files == ["-"])
+    }
+
+    @Test func anEmptyNoColorDoesNotTurnColourOff() {
+        #expect(!Terminal(.auto, environment: ["NO_COLOR": "1"]).colors)
+        // no-color.org: only a non-empty NO_COLOR counts; FORCE_COLOR shows the rest of the decision is reached.
+        #expect(Terminal(.auto, environment: ["NO_COLOR": "", "FORCE_COLOR": "1"]).colors)
+        #expect(!Terminal(.auto, environment: ["NO_COLOR": "", "TERM": "dumb"]).colors)
+    }
+
+    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    func binaryFollowsLinterConventions() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let path = try dir.write("database.rules.json", sampleRules)
+        let warnOnly = try dir.write("warn/database.rules.json", #"{"rules": {".read": true, ".write": "auth != null",}}"#)
+        // Nothing to check is an error, not "No problems in 0 files".
+        let empty = try dir.write("empty/notes.txt", "")
+        let none = try RulesBinary.run(["check", URL(fileURLWithPath: empty).deletingLastPathComponent().path])
+        #expect(none.status == 2)
+        #expect(none.error.contains("no rules files in this directory"))
+        // Standard input, named by --stdin-filename.
+        let piped = try RulesBinary.run(["check", "-", "--stdin-filename", "piped.rules.json", "--color", "never"], input: sampleRules)
+        #expect(piped.status == 1)
+        #expect(piped.output.hasPrefix("piped.rules.json:3:31: error: Unknown variable 'foo'."))
+        // --quiet: errors only.
+        let quiet = try RulesBinary.run(["check", path, "--quiet", "--color", "never"])
+        #expect(quiet.status == 1)
+        #expect(!quiet.output.contains("warning:"))
+        // --max-warnings.
+        let within = try RulesBinary.run(["check", warnOnly, "--max-warnings", "10"])
+        #expect(within.status == 0)
+        let over = try RulesBinary.run(["check", warnOnly, "--max-warnings", "0"])
+        #expect(over.status == 1)
+        #expect(over.error.contains("more than --max-warnings 0"))
+        // --output-file and --report: several reports in one run.
+        let sarif = dir.url.appendingPathComponent("out.sarif").path
+        let text = dir.url.appendingPathComponent("out.txt").path
+        let both = try RulesBinary.run(["check", path, "--output-file", text, "--report", "sarif=\(sarif)"])
+        #expect(both.status == 1 && both.output.isEmpty)
+        #expect(try String(contentsOfFile: text, encoding: .utf8).contains("error: Unknown variable 'foo'."))
+        #expect(try parseJSON(String(contentsOfFile: sarif, encoding: .utf8))["version"] as? String == "2.1.0")
+        let badReport = try RulesBinary.run(["check", path, "--report", "xml=out.xml"])
+        #expect(badReport.status == 64)
+    }
+
+    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    func binaryChecksTheRulesOfFirebaseJSONWhenGivenNoPath() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("database.rules.json", sampleRules)
+        let nothing = try RulesBinary.run(["check"], directory: dir.url.path)
+        #expect(nothing.status == 2)
+        #expect(nothing.error.contains("nothing to check"))
+        try dir.write("firebase.json", #"{"database": {"rules": "database.rules.json"}}"#)
+        let found = try RulesBinary.run(["check", "--color", "never"], directory: dir.url.path)
+        #expect(found.status == 1)
+        #expect(found.output.hasPrefix("./database.rules.json:3:31: error: Unknown variable 'foo'."))
     }
 
     // MARK: - The real-world corpus
