@@ -88,7 +88,7 @@ def test_without_rules_everything_is_open_with_a_warning():
         proc = subprocess.Popen([os.path.abspath(BINARY), "serve", "--port", "0"], cwd=empty,
                                 stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
         try:
-            banner = "".join(proc.stderr.readline() for _ in range(8))
+            banner = "".join(proc.stderr.readline() for _ in range(7))
             assert "open rules (everything allowed)" in banner
             assert "warning: no rules file given" in banner
         finally:
