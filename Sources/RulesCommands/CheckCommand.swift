@@ -113,7 +113,12 @@ public struct CheckCommand: ParsableCommand {
         if let baseline {
             let accepted: LintBaseline
             if updateBaseline {
-                accepted = LintBaseline(findings: results.map { ($0.path, $0.lints) })
+                // Entries of files this run did not check are kept.
+                let fresh = LintBaseline(findings: results.map { (Self.canonicalPath($0.path), $0.lints) })
+                let previous = FileManager.default.contents(atPath: baseline).flatMap {
+                    try? LintBaseline.parse(String(decoding: $0, as: UTF8.self), path: baseline).mappingFiles { Self.canonicalPath($0) }
+                }
+                accepted = previous?.updated(with: fresh, forFiles: Set(files.map { Self.canonicalPath($0) })) ?? fresh
                 do {
                     try Data(accepted.rendered().utf8).write(to: URL(fileURLWithPath: baseline))
                 } catch {
@@ -124,7 +129,7 @@ public struct CheckCommand: ParsableCommand {
                     Self.fail("error: cannot read the baseline \(baseline)")
                 }
                 do {
-                    accepted = try LintBaseline.parse(String(decoding: data, as: UTF8.self), path: baseline)
+                    accepted = try LintBaseline.parse(String(decoding: data, as: UTF8.self), path: baseline).mappingFiles { Self.canonicalPath($0) }
                 } catch {
                     Self.fail("error: \(baseline): \(error)")
                 }
@@ -151,6 +156,21 @@ public struct CheckCommand: ParsableCommand {
             status = 1
         }
         throw ExitCode(status)
+    }
+
+    /// A path as the report and the baseline name it: relative to the working directory when it
+    /// is inside it (`./a.json`, `a.json` and `/work/a.json` are one file), without `.` segments
+    /// or doubled slashes.
+    static func canonicalPath(_ path: String, workingDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) where part != "." {
+            parts.append(part)
+        }
+        let joined = (absolute ? "/" : "") + parts.joined(separator: "/")
+        let base = workingDirectory.hasSuffix("/") ? String(workingDirectory.dropLast()) : workingDirectory
+        if absolute, !base.isEmpty, joined.hasPrefix(base + "/") { return String(joined.dropFirst(base.count + 1)) }
+        return joined.isEmpty ? path : joined
     }
 
     private static func write(_ text: String, to path: String) {
@@ -202,7 +222,7 @@ public struct CheckCommand: ParsableCommand {
     /// The file's findings without the lints that `baseline` accepts.
     public static func applying(_ baseline: LintBaseline, to f: FileDiagnostics) -> FileDiagnostics {
         guard f.file != nil else { return f }
-        let kept = baseline.newFindings(f.lints, file: f.path)
+        let kept = baseline.newFindings(f.lints, file: canonicalPath(f.path))
         let nonLint = f.diagnostics.filter { d in !f.lints.contains { $0.diagnostic == d } }
         var out = FileDiagnostics(file: f.file, path: f.path, diagnostics: merge(nonLint, kept.map(\.diagnostic)), readError: f.readError)
         out.lints = kept

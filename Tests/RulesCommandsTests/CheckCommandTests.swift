@@ -366,6 +366,37 @@ enum RulesBinary {
         #expect(try RulesBinary.run(["check", path, "--baseline", baseline]).status == 2)
     }
 
+    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    func binaryBaselineMatchesPathsHoweverTypedAndKeepsFilesNotChecked() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let root = dir.url.resolvingSymlinksInPath().path
+        let first = try dir.write("a/database.rules.json", Self.lintRules)
+        _ = try dir.write("b/database.rules.json", Self.lintRules)
+        // Written for both files, by absolute path.
+        let both = try RulesBinary.run(["check", first, root + "/b/database.rules.json", "--baseline", "baseline.json", "--update-baseline"], directory: root)
+        #expect(both.status == 0)
+        let written = try String(contentsOfFile: root + "/baseline.json", encoding: .utf8)
+        #expect(written.contains("\"file\": \"a/database.rules.json\"") && written.contains("\"file\": \"b/database.rules.json\""))
+        // Matched when typed as ./a/database.rules.json, a/./database.rules.json or a//database.rules.json.
+        for typed in ["./a/database.rules.json", "a/./database.rules.json", "a//database.rules.json"] {
+            let run = try RulesBinary.run(["check", typed, "--baseline", "baseline.json", "--strict"], directory: root)
+            #expect(run.status == 0, "\(typed): \(run.output)")
+        }
+        // Updating from a run that checks only a/ keeps b/'s entries.
+        let partial = try RulesBinary.run(["check", "a", "--baseline", "baseline.json", "--update-baseline"], directory: root)
+        #expect(partial.status == 0)
+        #expect(try String(contentsOfFile: root + "/baseline.json", encoding: .utf8) == written)
+    }
+
+    @Test func canonicalPathsAreRelativeToTheWorkingDirectory() {
+        #expect(CheckCommand.canonicalPath("./a/./b.json", workingDirectory: "/w") == "a/b.json")
+        #expect(CheckCommand.canonicalPath("/w/a//b.json", workingDirectory: "/w") == "a/b.json")
+        #expect(CheckCommand.canonicalPath("/w/a/b.json", workingDirectory: "/w/") == "a/b.json")
+        #expect(CheckCommand.canonicalPath("/other/b.json", workingDirectory: "/w") == "/other/b.json")
+        #expect(CheckCommand.canonicalPath("../b.json", workingDirectory: "/w") == "../b.json")
+    }
+
     @Test func examplesAreLintClean() throws {
         let files = RulesFileFinder.expand([TestPaths.examples.path])
         #expect(!files.isEmpty)

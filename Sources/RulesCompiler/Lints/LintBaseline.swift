@@ -95,6 +95,20 @@ public struct LintBaseline: Sendable, Hashable {
         }
     }
 
+    /// The same baseline with every entry's file path passed through `canonical` (the command
+    /// line makes paths relative to the working directory, so an entry matches its file however
+    /// either path was typed).
+    public func mappingFiles(_ canonical: (String) -> String) -> LintBaseline {
+        LintBaseline(entries: entries.map { e in Entry(file: canonical(e.file), code: e.code, path: e.path, message: e.message) })
+    }
+
+    /// This baseline's entries for files other than `files`, with `replacement`'s: what
+    /// `--update-baseline` writes when a run checked only some of the files.
+    public func updated(with replacement: LintBaseline, forFiles files: Set<String>) -> LintBaseline {
+        let checked = Set(files.map(Self.normalize))
+        return LintBaseline(entries: entries.filter { !checked.contains($0.file) } + replacement.entries)
+    }
+
     /// A path without leading `./`.
     static func normalize(_ path: String) -> String {
         var p = Substring(path)
