@@ -12,6 +12,6 @@ mkdir -p "$TMPDIR"
 
 swift build --build-tests
 .build/debug/rules check --strict rules-examples
-.build/debug/rules test rules-examples --min-coverage 90
+.build/debug/rules test rules-examples --coverage --min-coverage 90   # the README's main job, with a coverage floor
 swift test --skip-build --disable-xctest
 bash Tests/ClientTests/run.sh

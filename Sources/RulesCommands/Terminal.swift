@@ -14,7 +14,7 @@ public struct Terminal: Sendable {
     /// Decides colour for stdout: `always`/`never` as given; `auto` colours a terminal unless
     /// `NO_COLOR` is set to a non-empty value (no-color.org: an empty one does not count) or
     /// `TERM` is `dumb`, and `FORCE_COLOR` forces it.
-    public init(_ choice: ColorChoice, environment: [String: String]) {
+    public init(_ choice: ColorChoice, environment: [String: String], isTerminal: Bool = isatty(STDOUT_FILENO) != 0) {
         switch choice {
         case .always: colors = true
         case .never: colors = false
@@ -24,7 +24,7 @@ public struct Terminal: Sendable {
             } else if environment["NO_COLOR"].map({ !$0.isEmpty }) == true || environment["TERM"] == "dumb" {
                 colors = false
             } else {
-                colors = isatty(STDOUT_FILENO) != 0
+                colors = isTerminal
             }
         }
     }

@@ -188,10 +188,11 @@ enum RulesBinary {
     }
 
     @Test func anEmptyNoColorDoesNotTurnColourOff() {
-        #expect(!Terminal(.auto, environment: ["NO_COLOR": "1"]).colors)
-        // no-color.org: only a non-empty NO_COLOR counts; FORCE_COLOR shows the rest of the decision is reached.
-        #expect(Terminal(.auto, environment: ["NO_COLOR": "", "FORCE_COLOR": "1"]).colors)
-        #expect(!Terminal(.auto, environment: ["NO_COLOR": "", "TERM": "dumb"]).colors)
+        #expect(!Terminal(.auto, environment: ["NO_COLOR": "1"], isTerminal: true).colors)
+        // no-color.org: only a non-empty NO_COLOR counts.
+        #expect(Terminal(.auto, environment: ["NO_COLOR": ""], isTerminal: true).colors)
+        #expect(!Terminal(.auto, environment: ["NO_COLOR": ""], isTerminal: false).colors)
+        #expect(!Terminal(.auto, environment: ["NO_COLOR": "", "TERM": "dumb"], isTerminal: true).colors)
     }
 
     @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))

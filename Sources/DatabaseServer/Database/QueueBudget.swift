@@ -35,8 +35,18 @@ final class QueueBudget: Sendable {
         }
     }
 
-    /// Marks the queue as overflowed (its other bound, a count of items, was reached).
-    func markOverflowed() { refused.store(true, ordering: .relaxed) }
+    /// Queues `item` (counted as `bytes`) if both bounds allow it: these bytes, and the
+    /// stream's own count of items. False, with nothing queued and the queue marked overflowed,
+    /// if either is exceeded.
+    func admit<Item: Sendable>(_ item: Item, bytes: Int, into continuation: AsyncStream<Item>.Continuation) -> Bool {
+        guard take(bytes) else { return false }
+        if case .dropped = continuation.yield(item) {
+            release(bytes)
+            refused.store(true, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
 
     /// Counts `bytes` as sent.
     func release(_ bytes: Int) {

@@ -24,13 +24,7 @@ struct EventStreamSink: EventSink {
 
     func deliver(_ event: DatabaseEvent) -> Bool {
         let bytes = Self.size(of: event)
-        guard budget.take(bytes) else {
-            onCutOff()
-            return false
-        }
-        if case .dropped = continuation.yield(.event(event, bytes: bytes)) {
-            budget.release(bytes)
-            budget.markOverflowed()
+        guard budget.admit(.event(event, bytes: bytes), bytes: bytes, into: continuation) else {
             onCutOff()
             return false
         }

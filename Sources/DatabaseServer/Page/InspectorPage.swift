@@ -1,4 +1,5 @@
 import DatabaseRules
+import RulesTesting
 
 /// The page `rules serve` shows at `/`: the data of a namespace, live; the recent requests with
 /// each one's explanation; the rules with their coverage. Static HTML: the script
@@ -7,24 +8,7 @@ import DatabaseRules
 enum InspectorPage {
     /// The page, with the server's default namespace in a `<meta>` element.
     static func html(defaultNamespace: String) -> String {
-        template.replacingOccurrences(of: "{{defaultNamespace}}", with: escaped(defaultNamespace))
-    }
-
-    /// Text made safe for an HTML attribute value or element content.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out
+        template.replacingOccurrences(of: "{{defaultNamespace}}", with: JUnitReporter.escape(defaultNamespace))
     }
 
     static let template = """

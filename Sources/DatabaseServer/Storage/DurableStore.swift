@@ -13,7 +13,8 @@ import Synchronization
 /// `synchronous = FULL`) before the transaction returns. A caller acknowledges a write only after
 /// ``waitUntilDurable(_:)`` returns for its number, so an acknowledged write is on disk, and since
 /// transactions are written in order, every write before it is too. A multi-path update is one
-/// log entry in one transaction: it is stored whole or not at all.
+/// change (a row per written location, under one sequence number) in one transaction: it is
+/// stored whole or not at all.
 ///
 /// What is logged is the value each written location holds after the write (server values
 /// resolved), so a restart replays the log without the rules or the clock. When the log of a

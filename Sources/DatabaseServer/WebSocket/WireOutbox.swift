@@ -41,15 +41,7 @@ struct WireOutbox: Sendable {
     }
 
     private func enqueue(_ item: Item) -> Bool {
-        let bytes = Self.size(of: item)
-        guard budget.take(bytes) else {
-            onOverflow()
-            continuation.finish()
-            return false
-        }
-        if case .dropped = continuation.yield(item) {
-            budget.release(bytes)
-            budget.markOverflowed()
+        guard budget.admit(item, bytes: Self.size(of: item), into: continuation) else {
             onOverflow()
             continuation.finish()
             return false
