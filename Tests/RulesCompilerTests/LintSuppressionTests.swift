@@ -40,7 +40,8 @@ import Testing
               ".read": true
             }}
             """
-        #expect(lint(text).map(\.code) == [.publicRead])
+        // The comment hides nothing, so it is reported too.
+        #expect(lint(text).map(\.code) == [.unusedSuppression, .publicRead])
     }
 
     @Test func nodeCoversTheWholeSubtree() {
@@ -66,6 +67,37 @@ import Testing
         let f = try #require(found.first)
         let file = SourceFile(path: "t.json", text: text)
         #expect(file.text(of: f.diagnostic.range) == "pubic-write")
+    }
+
+    @Test func unusedSuppressionIsReportedAtTheCode() throws {
+        let text = "{\"rules\": {\n  // rules-lint-disable-next-line public-read, public-write\n  \".read\": true\n}}"
+        let found = lint(text)
+        #expect(found.map(\.code) == [.unusedSuppression])
+        let f = try #require(found.first)
+        let file = SourceFile(path: "t.json", text: text)
+        #expect(file.text(of: f.diagnostic.range) == "public-write")
+        #expect(f.diagnostic.message.contains("names public-write"))
+    }
+
+    @Test func unusedSuppressionOfADisabledLintIsNotReported() throws {
+        let text = "{\"rules\": {\n  // rules-lint-disable-next-line shadowed-rule\n  \".read\": \"auth != null\"\n}}"
+        let file = SourceFile(path: "t.json", text: text)
+        let result = RulesCompiler.compile(file)
+        #expect(Linter.lint(result, file: file).map(\.code) == [.unusedSuppression])
+        let off = try LintConfiguration.from(enable: [], disable: ["shadowed-rule"])
+        #expect(Linter.lint(result, file: file, configuration: off).isEmpty)
+        let quiet = try LintConfiguration.from(enable: [], disable: ["unused-suppression"])
+        #expect(Linter.lint(result, file: file, configuration: quiet).isEmpty)
+    }
+
+    @Test func aNodeSuppressionIsUsedByAnyFindingInside() {
+        let text = """
+            {"rules": {
+              // rules-lint-disable-node unvalidated-write
+              "a": {"b": {"$c": {".write": "auth != null"}}}
+            }}
+            """
+        #expect(lint(text).isEmpty)
     }
 
     @Test func commentMarkersInsideStringsAreIgnored() {

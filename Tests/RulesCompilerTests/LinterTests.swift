@@ -37,7 +37,7 @@ func doc(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
         .init(name: "erroring operand is not public", rules: doc(#""a": {".read": "auth.uid.length > 0 || true"}"#), expected: []),
         // shadowed-rule
         .init(name: "shadowed write", rules: doc(#""a": {"b": {"c": {".write": true, ".validate": "newData.isString()", "d": {".write": "auth != null"}}}}"#), expected: [.shadowedRule]),
-        .init(name: "conditional ancestor does not shadow", rules: doc(#""a": {"b": {"c": {".read": "auth != null", "d": {".read": "auth != null"}}}}"#), expected: []),
+        .init(name: "conditional ancestor does not shadow", rules: doc(#""a": {"b": {"c": {".read": "auth.token.admin == true", "d": {".read": "auth != null"}}}}"#), expected: []),
         .init(name: "validate is never shadowed", rules: doc(#""a": {"b": {"c": {".read": true, "d": {".validate": "newData.isString()"}}}}"#), expected: []),
         // unreachable-wildcard and wildcard facts
         .init(name: "wildcard equal to sibling deeper", rules: doc(#""p": {"name": {}, "$k": {"x": {".validate": "$k == 'name' || newData.isString()"}}}"#), expected: [.impossibleCondition]),
@@ -61,7 +61,12 @@ func doc(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
         .init(name: "auth.uid vs null", rules: doc(#""a": {".read": "auth.uid != null"}"#), expected: []),
         .init(name: "val vs number", rules: doc(#""a": {".validate": "newData.val() == 5"}"#), expected: []),
         // delete-guard-in-validate
-        .init(name: "not exists branch", rules: doc(#""a": {".validate": "!newData.exists() || newData.isString()"}"#), expected: [.deleteGuardInValidate]),
+        .init(name: "allow-null idiom is quiet", rules: doc(#""a": {".validate": "!newData.exists() || newData.isString()"}"#), expected: []),
+        .init(name: "allow-null with val is quiet", rules: doc(#""a": {".validate": "newData.isString() || newData.val() == null"}"#), expected: []),
+        .init(name: "ternary condition is quiet", rules: doc(#""a": {".validate": "newData.exists() ? newData.isString() : true"}"#), expected: []),
+        .init(name: "required under double negation", rules: doc(#""a": {".validate": "!(!newData.exists() || !newData.isString())"}"#), expected: [.deleteGuardInValidate]),
+        .init(name: "required via == true", rules: doc(#""a": {".validate": "newData.exists() == true && newData.isString()"}"#), expected: [.deleteGuardInValidate]),
+        .init(name: "val == null negated is required", rules: doc(#""a": {".validate": "!(newData.val() == null)"}"#), expected: [.deleteGuardInValidate]),
         .init(name: "val null", rules: doc(#""a": {".validate": "newData.val() != null"}"#), expected: [.deleteGuardInValidate]),
         .init(name: "child exists is fine", rules: doc(#""a": {".validate": "newData.child('x').exists()"}"#), expected: []),
         .init(name: "exists in write is fine", rules: doc(#""a": {"$b": {".write": "auth != null && newData.exists()", ".validate": "newData.isString()"}}"#), expected: []),
@@ -72,10 +77,29 @@ func doc(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
         .init(name: "delete only", rules: doc(#""a": {"$b": {".write": "auth != null && !newData.exists()"}}"#), expected: []),
         .init(name: "write false", rules: doc(#""a": {".write": false}"#), expected: []),
         // root-in-write
-        .init(name: "root into own location", rules: doc(#""p": {"$id": {".write": "auth != null && !root.child('p').child($id).exists()", ".validate": "newData.isString()"}}"#), expected: [.rootInWrite]),
+        .init(name: "root existence test in write is quiet", rules: doc(#""p": {"$id": {".write": "auth != null && !root.child('p').child($id).exists()", ".validate": "newData.isString()"}}"#), expected: []),
+        .init(name: "old owner compared with auth in write is quiet", rules: doc(#""p": {"$id": {".write": "root.child('p/' + $id + '/owner').val() == auth.uid", ".validate": "newData.isString()"}}"#), expected: []),
+        .init(name: "type test through root in write", rules: doc(#""p": {"$id": {".write": "auth != null && root.child('p').child($id).isString()", ".validate": "newData.isString()"}}"#), expected: [.rootInWrite]),
+        .init(name: "length through root in write", rules: doc(#""p": {"$id": {".write": "auth != null && root.child('p/' + $id).val().length < 10", ".validate": "newData.isString()"}}"#), expected: [.rootInWrite]),
+        .init(name: "root into own location in validate", rules: doc(#""p": {"$id": {".write": "auth.uid == $id", ".validate": "root.child('p').child($id).isString()"}}"#), expected: [.rootInWrite]),
         .init(name: "root elsewhere", rules: doc(#""p": {"$id": {".write": "root.child('admins').hasChild(auth.uid)", ".validate": "newData.isString()"}}"#), expected: []),
         .init(name: "root to another wildcard", rules: doc(#""p": {"$id": {".write": "auth != null && root.child('p').child(auth.uid).exists()", ".validate": "newData.isString()"}}"#), expected: []),
         .init(name: "root in read", rules: doc(#""p": {"$id": {".read": "auth != null && root.child('p/' + $id).exists()"}}"#), expected: []),
+        // authorization-in-validate
+        .init(name: "owner check only in validate", rules: doc(#""p": {"$id": {".write": "auth != null", ".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: [.authorizationInValidate]),
+        .init(name: "token check only in validate", rules: doc(#""p": {"$id": {".write": "auth != null", ".validate": "auth.token.admin == true && newData.isString()"}}"#), expected: [.authorizationInValidate]),
+        .init(name: "owner check also in write", rules: doc(#""p": {"$id": {".write": "auth != null && (!data.exists() || data.child('owner').val() == auth.uid)", ".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: []),
+        .init(name: "write forbids deletes", rules: doc(#""p": {"$id": {".write": "auth != null && newData.exists()", ".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: []),
+        .init(name: "create only write", rules: doc(#""p": {"$id": {".write": "auth != null && !data.exists()", ".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: []),
+        .init(name: "auth only signed-in test in validate", rules: doc(#""p": {"$id": {".write": "auth != null", ".validate": "auth != null && newData.isString()"}}"#), expected: []),
+        .init(name: "ancestor write with auth property", rules: doc(#""p": {".write": "auth.uid == 'admin'", "$id": {".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: []),
+        // weaker-ancestor-grant
+        .init(name: "signed-in parent implies owner child", rules: doc(#""u": {".write": "auth != null", "$uid": {".write": "auth.uid == $uid", ".validate": "newData.isString()"}}"#), expected: [.weakerAncestorGrant]),
+        .init(name: "signed-in parent implies owner read", rules: doc(#""u": {".read": "auth != null", "$uid": {".read": "auth.uid == $uid"}}"#), expected: [.weakerAncestorGrant]),
+        .init(name: "shared conjunct implies", rules: doc(#""u": {".read": "auth.token.admin == true", "$uid": {".read": "auth.token.admin == true && query.limitToFirst <= 10"}}"#), expected: [.weakerAncestorGrant]),
+        .init(name: "child true when signed out is not implied", rules: doc(#""u": {".read": "auth != null", "$uid": {".read": "data.child('public').val() == true"}}"#), expected: []),
+        .init(name: "data conjuncts differ by location", rules: doc(#""u": {".read": "data.child('open').val() == true", "$uid": {".read": "data.child('open').val() == true"}}"#), expected: []),
+        .init(name: "different kinds do not imply", rules: doc(#""u": {".read": "auth != null", "$uid": {".write": "auth.uid == $uid", ".validate": "newData.isString()"}}"#), expected: []),
         // query-without-index
         .init(name: "orderByChild without index", rules: doc(#""m": {".read": "auth != null && query.orderByChild == 'ts'"}"#), expected: [.queryWithoutIndex]),
         .init(name: "orderByValue without index", rules: doc(#""m": {".read": "auth != null && query.orderByValue"}"#), expected: [.queryWithoutIndex]),
@@ -96,6 +120,66 @@ func doc(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
         #expect(f.anchor == "/p/$k .validate")
         #expect(f.diagnostic.message.contains("'a', 'b'"))
         #expect(f.diagnostic.severity == .warning)
+    }
+
+    @Test func unvalidatedWritesAreGroupedAtTheTopmostLocation() throws {
+        let text = doc(#""a": {"$x": {".write": "auth != null", "b": {".write": "auth.uid == $x"}, "c": {".write": "auth.uid == $x"}}}"#)
+        let file = SourceFile(path: "t.json", text: text)
+        let found = Linter.lint(RulesCompiler.compile(file), file: file).filter { $0.code == .unvalidatedWrite }
+        #expect(found.count == 1)
+        let f = try #require(found.first)
+        #expect(f.anchor == "/a/$x .write")
+        #expect(f.diagnostic.message.contains("The same holds for the 2 .write rules below it"))
+    }
+
+    @Test func publicAndUnvalidatedWriteAreOneFinding() throws {
+        let text = doc(#""a": {"$x": {".write": true}}"#)
+        let file = SourceFile(path: "t.json", text: text)
+        let found = Linter.lint(RulesCompiler.compile(file), file: file)
+        #expect(found.map(\.code) == [.publicWrite])
+        #expect(found.first?.diagnostic.message.contains(".validate") == true)
+    }
+
+    @Test func weakerAncestorGrantOnTheRealPattern() throws {
+        // A profile tree where every signed-in user was meant to write only their own profile.
+        let text = doc(#"""
+            "profiles": {
+              ".read": "auth != null",
+              ".write": "auth != null",
+              "$uid": {
+                ".write": "auth != null && auth.uid == $uid",
+                ".validate": "newData.hasChildren(['name'])",
+                "name": {".validate": "newData.isString() && newData.val().length < 50"},
+                "$other": {".validate": false}
+              }
+            }
+            """#)
+        let file = SourceFile(path: "t.json", text: text)
+        let found = Linter.lint(RulesCompiler.compile(file), file: file)
+        #expect(found.map(\.code) == [.weakerAncestorGrant])
+        #expect(found.first?.anchor == "/profiles/$uid .write")
+        #expect(found.first?.diagnostic.message.contains("/profiles (auth != null)") == true)
+    }
+
+    @Test func authorizationInValidateOnTheRealPattern() throws {
+        // Messages where the author's ownership lives in .validate: any signed-in user can delete any message.
+        let text = doc(#"""
+            "messages": {
+              "$room": {
+                "$msg": {
+                  ".write": "auth != null",
+                  ".validate": "newData.hasChildren(['uid', 'text']) && newData.child('uid').val() === auth.uid",
+                  "text": {".validate": "newData.isString()"},
+                  "uid": {".validate": "newData.isString()"},
+                  "$other": {".validate": false}
+                }
+              }
+            }
+            """#)
+        let file = SourceFile(path: "t.json", text: text)
+        let found = Linter.lint(RulesCompiler.compile(file), file: file)
+        #expect(found.map(\.code) == [.authorizationInValidate])
+        #expect(found.first?.anchor == "/messages/$room/$msg .validate")
     }
 
     @Test func findingsPointAtTheSubExpression() throws {

@@ -12,6 +12,23 @@ struct AbstractEvaluator {
         var code: LintCode
         var range: SourceRange
         var message: String
+        /// A fact that explains a sub-expression (so no other lint reports it) but is not worth a
+        /// warning of its own, e.g. the allow-null idiom `!newData.exists() || ...` in `.validate`.
+        var silent = false
+    }
+
+    /// Whether a sub-expression being true is what lets the rule pass (`positive`), what stops it
+    /// (`negative`, under one `!`), or neither for sure (`neutral`: a `?:` condition, an operand).
+    enum Polarity {
+        case positive, negative, neutral
+
+        var flipped: Polarity {
+            switch self {
+            case .positive: .negative
+            case .negative: .positive
+            case .neutral: .neutral
+            }
+        }
     }
 
     let checked: CheckedExpression
@@ -25,6 +42,8 @@ struct AbstractEvaluator {
     /// Whether to record findings.
     let records: Bool
     private(set) var findings: [Finding] = []
+    /// The polarity of the sub-expression being evaluated.
+    private var polarity: Polarity = .positive
 
     init(
         _ checked: CheckedExpression, kind: RuleKind, depth: Int, unauthenticated: Bool = false,
@@ -44,6 +63,8 @@ struct AbstractEvaluator {
     // MARK: - Expressions
 
     mutating func evaluate(_ e: Expression) -> AbstractValue {
+        let saved = polarity
+        defer { polarity = saved }
         switch e.kind {
         case .number(let n): return AbstractValue(shape: .constant(.number(n)), mayError: false)
         case .string(let s): return AbstractValue(shape: .constant(.string(s)), mayError: false)
@@ -52,8 +73,10 @@ struct AbstractEvaluator {
         case .regex, .array: return AbstractValue(shape: .other, mayError: false)
         case .identifier: return identifier(e)
         case .member(let object, let name, _):
+            polarity = .neutral
             return member(object, name: name, resolution: checked.resolution(of: e))
         case .index(let object, let index):
+            polarity = .neutral
             if case .string(let name) = index.kind, checked.resolution(of: e) != .dynamicIndex {
                 return member(object, name: name, resolution: checked.resolution(of: e))
             }
@@ -66,12 +89,14 @@ struct AbstractEvaluator {
             return call(e, callee, arguments)
         case .unary(.not, let x):
             let before = findings.count
+            polarity = saved.flipped
             let v = evaluate(x)
             reportIfNeverTrue(x, v, since: before)
             guard v.shape != nil else { return .failure }
             let o = v.outcomes
             return AbstractValue(shape: .boolean(canTrue: o.canFalse, canFalse: o.canTrue), mayError: o.mayError)
         case .unary(.negate, let x):
+            polarity = .neutral
             let v = evaluate(x)
             guard v.shape != nil else { return .failure }
             if case .number(let n)? = v.constant { return AbstractValue(shape: .constant(.number(-n)), mayError: false) }
@@ -83,7 +108,9 @@ struct AbstractEvaluator {
             return logical(e, op, operands)
         case .conditional(let c, let a, let b):
             let before = findings.count
+            polarity = .neutral
             let cv = evaluate(c)
+            polarity = saved
             reportIfNeverTrue(c, cv, since: before)
             let av = evaluate(a)
             let bv = evaluate(b)
@@ -156,6 +183,8 @@ struct AbstractEvaluator {
         guard case .call(let m)? = checked.resolution(of: e), let recv = callee.receiver else {
             return .unknown(.any, mayError: true)
         }
+        let own = polarity
+        polarity = .neutral
         let r = evaluate(recv)
         let args = arguments.map { evaluate($0) }
         guard r.shape != nil, args.allSatisfy({ $0.shape != nil }) else { return .failure }
@@ -188,8 +217,11 @@ struct AbstractEvaluator {
                 return .unknown([.string, .number, .null], mayError: err)
             case .exists:
                 if isNewDataHere(s) {
+                    // Required to be true, it is meant to stop deletes and does not; tested the
+                    // other way (`!newData.exists() || ...`) it only allows null: a dead branch.
                     record(.deleteGuardInValidate, e,
-                        ".validate never runs when the new value is null, so newData.exists() is always true here and does not stop deletes; test it in .write.")
+                        ".validate never runs when the new value is null, so newData.exists() is always true here and does not stop deletes; test it in .write.",
+                        silent: own != .positive)
                     return .bool(true)
                 }
                 return .unknownBool(mayError: err)
@@ -221,8 +253,18 @@ struct AbstractEvaluator {
     // MARK: - Operators
 
     private mutating func binary(_ e: Expression, _ op: BinaryOperator, _ l: Expression, _ r: Expression) -> AbstractValue {
+        let own = polarity
+        // `x == true` keeps x's polarity and `x == false` flips it; any other operand is neutral.
+        func operandPolarity(_ other: Expression) -> Polarity {
+            guard op.isEquality, case .boolean(let b) = other.kind else { return .neutral }
+            let keeps = (op == .equal || op == .strictEqual) == b
+            return keeps ? own : own.flipped
+        }
+        polarity = operandPolarity(r)
         let lv = evaluate(l)
+        polarity = operandPolarity(l)
         let rv = evaluate(r)
+        polarity = own
         guard lv.shape != nil, rv.shape != nil else { return .failure }
         let err = lv.mayError || rv.mayError
         if op.isEquality {
@@ -276,8 +318,12 @@ struct AbstractEvaluator {
             }
             // newData.val() is never null in .validate.
             if case .value(let s)? = x.shape, isNewDataHere(s), case .null? = y.constant {
+                // `newData.val() != null` required true relies on it to stop deletes; `... ||
+                // newData.val() == null` is the allow-null idiom, at most a dead branch.
+                let requiresValue = isEqualityTrueOnMatch(e) ? polarity == .negative : polarity == .positive
                 record(.deleteGuardInValidate, e,
-                    ".validate never runs when the new value is null, so newData.val() is never null here and this does not stop deletes; test it in .write.")
+                    ".validate never runs when the new value is null, so newData.val() is never null here and this does not stop deletes; test it in .write.",
+                    silent: !requiresValue)
                 return false
             }
         }
@@ -340,9 +386,9 @@ struct AbstractEvaluator {
         record(.impossibleCondition, e, message)
     }
 
-    private mutating func record(_ code: LintCode, _ e: Expression, _ message: String) {
+    private mutating func record(_ code: LintCode, _ e: Expression, _ message: String, silent: Bool = false) {
         guard records else { return }
-        findings.append(Finding(code: code, range: checked.fileRange(of: e), message: message))
+        findings.append(Finding(code: code, range: checked.fileRange(of: e), message: message, silent: silent))
     }
 
     /// The source text of a sub-expression.

@@ -36,13 +36,22 @@ public enum LintCatalog {
                 "== and != never convert types: $wildcards are strings, so $id == 5 is always false; auth.uid is a string or null, so auth.uid == 1 is always false. Compare with a value of the same type.")
         case .deleteGuardInValidate:
             return ("A .validate that tests whether newData exists.",
-                ".validate never runs when the new value is null, so newData.exists() is always true there and deletes are not stopped. Guard deletes in .write with newData.exists().")
+                ".validate never runs when the new value is null, so a .validate that requires newData.exists() (or newData.val() != null) does not stop deletes. Guard deletes in .write with newData.exists(). The allow-null idiom (!newData.exists() || ..., ... || newData.val() == null) is harmless and not reported.")
         case .unvalidatedWrite:
             return ("A writable location with no .validate on it or below it.",
                 "Whoever may write here can store any value of any shape and size. Add a .validate for the expected type, and close objects with \"$other\": {\".validate\": false}.")
         case .rootInWrite:
             return ("root.child(...) in a write rule reaches into the data being written.",
-                "root is the tree before the write, so this reads the old value of a location the write is changing. Use newData (climbing with newData.parent() if needed) for the new value, or data for the old one.")
+                "root is the tree before the write. In .validate, a root path on or below the rule's location reads the old value of data the write is changing; in .write, it is reported when the old value is checked like a new one (isString(), hasChildren(), .length, ordering or arithmetic), while comparing an old owner with auth is fine. Use newData (climbing with newData.parent() if needed) for the new value, or data for the old one.")
+        case .authorizationInValidate:
+            return ("A .validate checks auth, under a .write that lets others delete.",
+                ".validate never runs when the new value is null, so an ownership check there (auth.uid == newData.child('owner').val()) does not stop a delete: anyone the .write on the path admits can delete the location. Check ownership in .write, which runs for deletes too (compare with data for the old owner).")
+        case .weakerAncestorGrant:
+            return ("A .read or .write that an ancestor's conditional grant already implies.",
+                "Grants cascade: when an ancestor's rule is true, everything below it is granted. If this rule can only be true when the ancestor's is (auth.uid == $uid under auth != null), it never decides anything, and the stricter check it seems to make protects nothing. Narrow the ancestor's rule or move it below.")
+        case .unusedSuppression:
+            return ("A lint suppression comment that hides nothing.",
+                "No finding of the named lint starts where the rules-lint-disable comment reaches, so it can be removed (or the code it was meant for has changed). Only lints that run are considered.")
         case .queryWithoutIndex:
             return ("A query rule orders by a child that the location does not index.",
                 "Add the child to .indexOn at this location (\".value\" for orderByValue); without an index the server cannot run the query and clients download and filter the whole list.")

@@ -23,6 +23,12 @@ extension DiagnosticCode {
     public static let rootInWrite: DiagnosticCode = "root-in-write"
     /// A query rule that orders by a child the location does not index.
     public static let queryWithoutIndex: DiagnosticCode = "query-without-index"
+    /// A `.validate` that compares with `auth` under a `.write` that lets others delete.
+    public static let authorizationInValidate: DiagnosticCode = "authorization-in-validate"
+    /// A conditional `.read`/`.write` implied by a conditional grant of an ancestor.
+    public static let weakerAncestorGrant: DiagnosticCode = "weaker-ancestor-grant"
+    /// A lint suppression comment that hides nothing.
+    public static let unusedSuppression: DiagnosticCode = "unused-suppression"
     /// A rules file close to the server's size limit.
     public static let rulesSizeNearLimit: DiagnosticCode = "rules-size-near-limit"
     /// A lint suppression comment that names a code that is not a lint.
@@ -41,9 +47,12 @@ public enum LintCode: String, Sendable, Hashable, CaseIterable, Comparable {
     case deleteGuardInValidate = "delete-guard-in-validate"
     case unvalidatedWrite = "unvalidated-write"
     case rootInWrite = "root-in-write"
+    case authorizationInValidate = "authorization-in-validate"
+    case weakerAncestorGrant = "weaker-ancestor-grant"
     case queryWithoutIndex = "query-without-index"
     case rulesSizeNearLimit = "rules-size-near-limit"
     case unknownLintCode = "unknown-lint-code"
+    case unusedSuppression = "unused-suppression"
 
     /// The diagnostic code the lint reports under.
     public var diagnosticCode: DiagnosticCode { DiagnosticCode(rawValue: rawValue) }

@@ -22,6 +22,8 @@ public struct LintSuppression: Sendable, Hashable {
     public let scope: Scope
     /// The lint codes it names.
     public let codes: Set<LintCode>
+    /// Where each code is written in the comment.
+    public let codeRanges: [LintCode: SourceRange]
     /// The byte range it covers: findings starting inside it are hidden.
     public let covers: SourceRange
     /// The comment's range.
@@ -48,15 +50,17 @@ public struct LintSuppression: Sendable, Hashable {
             // Byte offset of each code, for pointing at a misspelt one.
             let listStart = Int(c.text.start) + (text.utf8.count - afterName.utf8.count)
             var codes: Set<LintCode> = []
+            var codeRanges: [LintCode: SourceRange] = [:]
             var offset = listStart
             for part in list.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "," }) {
                 let lead = part.prefix { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
                 let name = part.dropFirst(lead.count).prefix { !($0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r") }
                 if !name.isEmpty {
+                    let s = offset + lead.utf8.count
                     if let code = LintCode(rawValue: String(name)) {
                         codes.insert(code)
+                        codeRanges[code] = codeRanges[code] ?? SourceRange(s, s + name.utf8.count)
                     } else {
-                        let s = offset + lead.utf8.count
                         unknown.append(LintFinding(
                             code: .unknownLintCode,
                             message: "'\(name)' is not a lint code, so this \(scope.rawValue) comment suppresses nothing under that name.",
@@ -82,7 +86,7 @@ public struct LintSuppression: Sendable, Hashable {
                     covers = starting.dropFirst().reduce(first) { $0.union($1) }
                 }
             }
-            out.append(LintSuppression(scope: scope, codes: codes, covers: covers, range: c.range))
+            out.append(LintSuppression(scope: scope, codes: codes, codeRanges: codeRanges, covers: covers, range: c.range))
         }
         return (out, unknown)
     }

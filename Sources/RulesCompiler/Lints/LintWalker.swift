@@ -14,58 +14,235 @@ struct LintWalker {
         var path: String
     }
 
+    /// An ancestor `.read` or `.write` that grants on a condition.
+    private struct ConditionalGrant {
+        var path: String
+        var checked: CheckedExpression
+    }
+
+    /// A `.write` on the path that can let someone delete without an authorization check: it
+    /// tests at most that auth is not null, and does not require the new or the old value.
+    private struct WeakWrite {
+        var path: String
+        var text: String
+    }
+
+    /// What the cascade carries down to a location.
+    private struct Context {
+        var read: Grant?
+        var write: Grant?
+        var conditional: [RuleKind: [ConditionalGrant]] = [:]
+        var weakWrite: WeakWrite?
+        /// The `unvalidated-write` finding reported above, which stands for this location too.
+        var unvalidatedAbove: Int?
+        var excluded: [String: Set<String>] = [:]
+        var wildcardAbove = false
+    }
+
     /// What evaluation found about one rule.
     private struct Verdict {
         var alwaysTrue: Bool
         var neverTrue: Bool
         var trueWhenSignedOut: Bool
+        var neverTrueWhenSignedOut: Bool
     }
+
+    /// For each `unvalidated-write` finding (by index), the writable locations below it that it
+    /// stands for.
+    private var unvalidatedBelow: [Int: Int] = [:]
 
     mutating func run(_ root: RuleNode) {
-        walk(root, read: nil, write: nil, excluded: [:], wildcardAbove: false)
+        walk(root, Context())
+        for (index, count) in unvalidatedBelow where count > 0 {
+            let f = findings[index]
+            let rules = count == 1 ? "1 .write below it" : "\(count) .write rules below it"
+            findings[index] = LintFinding(
+                code: f.code, message: f.diagnostic.message + " The same holds for the \(rules), which have no .validate either.",
+                range: f.diagnostic.range, anchor: f.anchor)
+        }
     }
 
-    private mutating func walk(_ node: RuleNode, read: Grant?, write: Grant?, excluded: [String: Set<String>], wildcardAbove: Bool) {
-        var read = read, write = write
+    private mutating func walk(_ node: RuleNode, _ context: Context) {
+        var inner = context
+        let excluded = context.excluded
         let onWildcard = node.path.last?.hasPrefix("$") == true
-        let large = node.path.count <= 1 || wildcardAbove || onWildcard || hasWildcardBelow(node)
+        let large = node.path.count <= 1 || context.wildcardAbove || onWildcard || hasWildcardBelow(node)
         for kind in RuleKind.allCases {
             guard let rule = node.rule(kind) else { continue }
             let verdict = analyze(rule, node, excluded: excluded)
             let anchor = "\(node.pathDescription) \(kind.key)"
             let range = rule.keyRange.union(rule.valueRange)
-            if kind == .validate { continue }
-            let grant = kind == .read ? read : write
+            if kind == .validate {
+                checkAuthorizationInValidate(rule, node, inner.weakWrite, anchor)
+                continue
+            }
+            let grant = kind == .read ? context.read : context.write
             let verb = kind == .read ? "reads" : "writes"
             if let grant {
                 add(.shadowedRule, range, anchor,
                     "This \(kind.key) can never change a verdict: the \(kind.key) at \(grant.path) already grants \(verb) unconditionally, and a grant cascades to everything below it.")
                 continue
             }
+            if kind == .write, inner.weakWrite == nil, let weak = weakWrite(rule, verdict, node) { inner.weakWrite = weak }
+            if case .expression(let checked) = rule.body, !verdict.alwaysTrue, !verdict.neverTrue {
+                checkWeakerAncestor(checked, kind, verdict, context.conditional[kind] ?? [], range, anchor)
+                inner.conditional[kind, default: []].append(ConditionalGrant(path: node.pathDescription, checked: checked))
+            }
+            var publicFinding: Int?
             if verdict.trueWhenSignedOut && large {
                 let what = node.path.isEmpty ? "the whole database" : "\(node.pathDescription) and everything below it"
                 let why: String
                 if case .constant = rule.body { why = "this \(kind.key) is true" } else { why = "this \(kind.key) is true when auth is null" }
                 add(kind == .read ? .publicRead : .publicWrite, range, anchor,
                     "Anyone, signed in or not, can \(kind == .read ? "read" : "write") \(what): \(why), and no rule below can take the grant back.")
+                publicFinding = findings.count - 1
             }
             if kind == .write, !verdict.neverTrue, !hasValidate(node), !onlyDeletes(rule), !checksNewValue(rule) {
-                add(.unvalidatedWrite, range, anchor,
-                    "Whoever this .write admits can store any value at \(node.pathDescription): there is no .validate at \(node.pathDescription) or below it.")
+                if let above = inner.unvalidatedAbove {
+                    unvalidatedBelow[above, default: 0] += 1
+                } else if let p = publicFinding, kind == .write {
+                    // One finding for one rule: the public grant, and what it lets anyone store.
+                    let f = findings[p]
+                    findings[p] = LintFinding(
+                        code: f.code,
+                        message: f.diagnostic.message + " Nothing checks what is stored: there is no .validate at \(node.pathDescription) or below it.",
+                        range: f.diagnostic.range, anchor: f.anchor)
+                    inner.unvalidatedAbove = p
+                } else {
+                    add(.unvalidatedWrite, range, anchor,
+                        "Whoever this .write admits can store any value at \(node.pathDescription): there is no .validate at \(node.pathDescription) or below it.")
+                    inner.unvalidatedAbove = findings.count - 1
+                }
             }
             if verdict.alwaysTrue {
                 let g = Grant(path: node.pathDescription)
-                if kind == .read { read = g } else { write = g }
+                if kind == .read { inner.read = g } else { inner.write = g }
             }
         }
+        inner.wildcardAbove = context.wildcardAbove || onWildcard
         for (_, child) in node.literalChildren {
-            walk(child, read: read, write: write, excluded: excluded, wildcardAbove: wildcardAbove || onWildcard)
+            walk(child, inner)
         }
         if let (name, child) = node.wildcard {
-            var inner = excluded
-            inner[name] = Set(node.literalChildren.map(\.key))
-            walk(child, read: read, write: write, excluded: inner, wildcardAbove: wildcardAbove || onWildcard)
+            var w = inner
+            w.excluded[name] = Set(node.literalChildren.map(\.key))
+            walk(child, w)
         }
+    }
+
+    // MARK: - Cascade lints
+
+    /// `authorization-in-validate`: a `.validate` that compares with `auth`, under a `.write` that
+    /// lets someone delete without that check.
+    private mutating func checkAuthorizationInValidate(_ rule: Rule, _ node: RuleNode, _ weak: WeakWrite?, _ anchor: String) {
+        guard let weak, case .expression(let checked) = rule.body, let use = authorizationComparison(checked.root, checked) else { return }
+        add(.authorizationInValidate, checked.fileRange(of: use), anchor,
+            "This .validate checks auth, but .validate never runs when the new value is null: anyone the .write at \(weak.path) admits (\(weak.text)) can delete \(node.pathDescription), whatever this says. Put the check in .write, where it also covers deletes (for a delete, compare with data).")
+    }
+
+    /// The `.write` as a ``WeakWrite``, when it can grant a delete to someone it does not identify.
+    private func weakWrite(_ rule: Rule, _ verdict: Verdict, _ node: RuleNode) -> WeakWrite? {
+        switch rule.body {
+        case .invalid: return nil
+        case .constant(let b): return b ? WeakWrite(path: node.pathDescription, text: "true") : nil
+        case .expression(let checked):
+            guard !verdict.neverTrue, !usesAuthProperty(checked.root, checked), !checksNewValue(rule) else { return nil }
+            let operands: [Expression] = if case .logical(.and, let list) = checked.root.kind { list } else { [checked.root] }
+            // `newData.exists()` stops deletes; `!data.exists()` only creates.
+            for o in operands {
+                if isExists(o, of: .newData, checked) { return nil }
+                if case .unary(.not, let x) = o.kind, isExists(x, of: .data, checked) { return nil }
+            }
+            return WeakWrite(path: node.pathDescription, text: text(checked.root, checked))
+        }
+    }
+
+    /// `weaker-ancestor-grant`: a conditional `.read`/`.write` that is true only when an ancestor's
+    /// conditional grant of the same kind is true too, so it never decides anything.
+    private mutating func checkWeakerAncestor(
+        _ checked: CheckedExpression, _ kind: RuleKind, _ verdict: Verdict, _ ancestors: [ConditionalGrant], _ range: SourceRange, _ anchor: String
+    ) {
+        let mine = conjuncts(checked.root)
+        for a in ancestors {
+            let theirs = conjuncts(a.checked.root)
+            let implied = theirs.allSatisfy { t in
+                if isSignedInTest(t, a.checked) { return verdict.neverTrueWhenSignedOut }
+                guard !usesRelativeSnapshot(t, a.checked) else { return false }
+                let wanted = normalized(text(t, a.checked))
+                return mine.contains { normalized(text($0, checked)) == wanted }
+            }
+            guard implied else { continue }
+            let verb = kind == .read ? "read" : "write"
+            add(.weakerAncestorGrant, range, anchor,
+                "This \(kind.key) never decides anything: whenever it is true, the \(kind.key) at \(a.path) (\(text(a.checked.root, a.checked))) is true too, and that grant already covers everything below it. Everyone it admits can \(verb) here, so the stricter check protects nothing: narrow the rule at \(a.path), or move it below.")
+            return
+        }
+    }
+
+    /// The top-level operands of an `&&` chain, or the expression itself.
+    private func conjuncts(_ e: Expression) -> [Expression] {
+        if case .logical(.and, let list) = e.kind { return list }
+        return [e]
+    }
+
+    /// `auth != null`, `null != auth`, `auth !== null`, `auth.uid != null`.
+    private func isSignedInTest(_ e: Expression, _ checked: CheckedExpression) -> Bool {
+        guard case .binary(let op, let l, let r, _) = e.kind, op == .notEqual || op == .strictNotEqual else { return false }
+        func isAuth(_ x: Expression) -> Bool {
+            if checked.resolution(of: x) == .auth { return true }
+            if case .member(let o, "uid", _) = x.kind, checked.resolution(of: o) == .auth { return true }
+            return false
+        }
+        func isNull(_ x: Expression) -> Bool { if case .null = x.kind { true } else { false } }
+        return (isAuth(l) && isNull(r)) || (isNull(l) && isAuth(r))
+    }
+
+    /// Whether the expression reads `data` or `newData`, whose meaning depends on the location.
+    private func usesRelativeSnapshot(_ e: Expression, _ checked: CheckedExpression) -> Bool {
+        if case .identifier = e.kind, let r = checked.resolution(of: e), r == .data || r == .newData { return true }
+        return e.subexpressions.contains { usesRelativeSnapshot($0, checked) }
+    }
+
+    /// Whether the expression reads a property of `auth` (`auth.uid`, `auth.token.admin`...).
+    private func usesAuthProperty(_ e: Expression, _ checked: CheckedExpression) -> Bool {
+        switch e.kind {
+        case .member(let o, _, _), .index(let o, _):
+            if checked.resolution(of: o) == .auth { return true }
+        default: break
+        }
+        return e.subexpressions.contains { usesAuthProperty($0, checked) }
+    }
+
+    /// The first comparison with a property of `auth` that is not a test against null.
+    private func authorizationComparison(_ e: Expression, _ checked: CheckedExpression) -> Expression? {
+        if case .binary(let op, let l, let r, _) = e.kind, op.isEquality || op.isRelational {
+            func isNull(_ x: Expression) -> Bool { if case .null = x.kind { true } else { false } }
+            if !isNull(l), !isNull(r), usesAuthProperty(l, checked) || usesAuthProperty(r, checked) { return e }
+        }
+        for c in e.subexpressions {
+            if let found = authorizationComparison(c, checked) { return found }
+        }
+        return nil
+    }
+
+    /// `base.exists()` on the rule's own location.
+    private func isExists(_ e: Expression, of base: Resolution, _ checked: CheckedExpression) -> Bool {
+        guard case .call(let callee, _) = e.kind, case .call(.exists)? = checked.resolution(of: e),
+            case .member(let recv, _, _) = callee.kind
+        else { return false }
+        return checked.resolution(of: recv) == base
+    }
+
+    private func text(_ e: Expression, _ checked: CheckedExpression) -> String {
+        let bytes = Array(checked.source.text.utf8)
+        let s = max(0, min(Int(e.range.start), bytes.count))
+        let t = max(s, min(Int(e.range.end), bytes.count))
+        return String(decoding: bytes[s..<t], as: UTF8.self)
+    }
+
+    /// Expression text without spaces, with one kind of quote.
+    private func normalized(_ s: String) -> String {
+        String(s.filter { !$0.isWhitespace }.map { $0 == "\"" ? "'" : $0 })
     }
 
     // MARK: - Rules
@@ -73,9 +250,9 @@ struct LintWalker {
     private mutating func analyze(_ rule: Rule, _ node: RuleNode, excluded: [String: Set<String>]) -> Verdict {
         switch rule.body {
         case .invalid:
-            return Verdict(alwaysTrue: false, neverTrue: false, trueWhenSignedOut: false)
+            return Verdict(alwaysTrue: false, neverTrue: false, trueWhenSignedOut: false, neverTrueWhenSignedOut: false)
         case .constant(let b):
-            return Verdict(alwaysTrue: b, neverTrue: !b, trueWhenSignedOut: b)
+            return Verdict(alwaysTrue: b, neverTrue: !b, trueWhenSignedOut: b, neverTrueWhenSignedOut: !b)
         case .expression(let checked):
             let depth = node.path.count
             var full = AbstractEvaluator(checked, kind: rule.kind, depth: depth, excludedKeys: excluded)
@@ -96,7 +273,7 @@ struct LintWalker {
                     inner.removeAll { $0.code == .impossibleCondition }
                 }
             }
-            for f in inner { add(f.code, f.range, anchor, f.message) }
+            for f in inner where !f.silent { add(f.code, f.range, anchor, f.message) }
             if full.findings.isEmpty, !isLiteral(checked.root) {
                 if value.isAlwaysTrue {
                     add(.constantRule, rule.valueRange, anchor, "This \(rule.kind.key) is always true, whatever the data, auth or time; write true if that is meant.")
@@ -106,9 +283,11 @@ struct LintWalker {
                     add(.constantRule, rule.valueRange, anchor, "This \(rule.kind.key) is never true, whatever the data, auth or time; write false if that is meant.")
                 }
             }
-            if rule.kind != .read { RootInWriteLint.check(checked, node: node) { add(.rootInWrite, $0, anchor, $1) } }
+            if rule.kind != .read { RootInWriteLint.check(checked, kind: rule.kind, node: node) { add(.rootInWrite, $0, anchor, $1) } }
             if rule.kind == .read { QueryIndexLint.check(checked, node: node) { add(.queryWithoutIndex, $0, anchor, $1) } }
-            return Verdict(alwaysTrue: value.isAlwaysTrue, neverTrue: value.isNeverTrue, trueWhenSignedOut: signedOutValue.isAlwaysTrue)
+            return Verdict(
+                alwaysTrue: value.isAlwaysTrue, neverTrue: value.isNeverTrue, trueWhenSignedOut: signedOutValue.isAlwaysTrue,
+                neverTrueWhenSignedOut: signedOutValue.isNeverTrue)
         }
     }
 

@@ -25,12 +25,42 @@ public enum Linter {
                 message: "The file is \(file.bytes.count) bytes, \(percent)% of the server's 256 KiB (\(sizeLimit)-byte) limit for rules.",
                 range: SourceRange.at(0), anchor: "/"))
         }
-        let (suppressions, unknown) = LintSuppression.scan(file, tree: tree)
-        findings = findings.filter { f in !suppressions.contains { $0.hides(f) } } + unknown
+        // One finding per lint and range: two lints' paths to the same fact report it once.
+        var seen = Set<Key>()
+        findings = findings.filter { seen.insert(Key(code: $0.code, start: $0.diagnostic.range.start, end: $0.diagnostic.range.end)).inserted }
         findings = findings.filter { configuration.enabled.contains($0.code) }
+        let (suppressions, unknown) = LintSuppression.scan(file, tree: tree)
+        var used = Set<Key>()
+        findings = findings.filter { f in
+            var hidden = false
+            for (i, s) in suppressions.enumerated() where s.hides(f) {
+                used.insert(Key(code: f.code, start: Int32(i), end: 0))
+                hidden = true
+            }
+            return !hidden
+        }
+        var extra = unknown
+        for (i, s) in suppressions.enumerated() {
+            for code in s.codes.sorted() where code != .unusedSuppression && configuration.enabled.contains(code) {
+                guard !used.contains(Key(code: code, start: Int32(i), end: 0)), let range = s.codeRanges[code] else { continue }
+                extra.append(LintFinding(
+                    code: .unusedSuppression,
+                    message: "This \(s.scope.rawValue) comment names \(code.rawValue), but no \(code.rawValue) finding starts where it reaches; remove the code (or the comment).",
+                    range: range, anchor: "comment \(s.scope.rawValue) \(code.rawValue)"))
+            }
+        }
+        findings += extra.filter { f in
+            configuration.enabled.contains(f.code) && !suppressions.contains { $0.hides(f) }
+        }
         return findings.sorted {
             ($0.diagnostic.range.start, $0.diagnostic.range.end, $0.code) < ($1.diagnostic.range.start, $1.diagnostic.range.end, $1.code)
         }
+    }
+
+    private struct Key: Hashable {
+        var code: LintCode
+        var start: Int32
+        var end: Int32
     }
 
     /// Lints the result of compiling `file`; nothing when the file has errors or no rule tree.

@@ -1,8 +1,11 @@
 import RulesSyntax
 
-/// `root-in-write`: in a `.write` or `.validate`, a `root.child(...)` path that lands on or below
-/// the rule's own location. `root` is the tree before the write, so such a path reads the old
-/// value of data the write is changing.
+/// `root-in-write`: a `root.child(...)` path that lands on or below the rule's own location.
+/// `root` is the tree before the write, so such a path reads the old value of data the write is
+/// changing. In `.validate` every such path is reported; in `.write`, where reading the old value
+/// (the old owner, the old status) to authorise is common and right, only a path whose value is
+/// checked the way a new value is: `isString()`, `hasChildren()`, `.length`, string methods,
+/// ordering or arithmetic.
 enum RootInWriteLint {
     /// A piece of a `child()` path: literal text or a `$wildcard`.
     private enum Piece: Equatable {
@@ -10,23 +13,70 @@ enum RootInWriteLint {
         case wildcard(String)
     }
 
-    static func check(_ checked: CheckedExpression, node: RuleNode, report: (SourceRange, String) -> Void) {
-        visit(checked.root, checked, node, report)
+    static func check(_ checked: CheckedExpression, kind: RuleKind, node: RuleNode, report: (SourceRange, String) -> Void) {
+        visit(checked.root, parent: nil, checked, kind, node, report)
     }
 
-    private static func visit(_ e: Expression, _ checked: CheckedExpression, _ node: RuleNode, _ report: (SourceRange, String) -> Void) {
+    private static func visit(
+        _ e: Expression, parent: Expression?, _ checked: CheckedExpression, _ kind: RuleKind, _ node: RuleNode,
+        _ report: (SourceRange, String) -> Void
+    ) {
         if let segments = rootPath(e, checked), !segments.isEmpty {
             let path = node.path
             if segments.count >= max(path.count, 1), zip(path, segments).allSatisfy({ matches($0, $1) }) {
                 let rest = Array(segments.dropFirst(path.count))
                 let suffix = rest.isEmpty ? "" : ".child(\(expression(rest)))"
                 let reads = "/" + segments.map(spell).joined(separator: "/")
-                report(checked.fileRange(of: e),
-                    "root is the tree before the write: this reads the old value of \(reads), inside the location this rule judges (\(node.pathDescription)), the same as data\(suffix); if the new value is meant, use newData\(suffix).")
+                if kind == .validate {
+                    report(checked.fileRange(of: e),
+                        "root is the tree before the write: this reads the old value of \(reads), inside the location this rule judges (\(node.pathDescription)), the same as data\(suffix); if the new value is meant, use newData\(suffix).")
+                } else if let check = newValueCheck(on: e, parent: parent, checked) {
+                    report(checked.fileRange(of: check),
+                        "root is the tree before the write: this checks the old value of \(reads), inside the location this .write judges (\(node.pathDescription)), not the value being written; use newData\(suffix) to check the new value (data\(suffix) if the old one is meant).")
+                }
                 return
             }
         }
-        for c in e.subexpressions { visit(c, checked, node, report) }
+        for c in e.subexpressions { visit(c, parent: e, checked, kind, node, report) }
+    }
+
+    /// When the snapshot `s` (whose parent expression is `parent`) is checked the way a new value
+    /// is, the expression that does it.
+    private static func newValueCheck(on s: Expression, parent: Expression?, _ checked: CheckedExpression) -> Expression? {
+        // parent is the callee `s.method`; find the call around it by searching from the root.
+        guard let callee = parent, case .member(let recv, _, _) = callee.kind, recv === s else { return nil }
+        guard let call = enclosingCall(of: callee, in: checked.root), case .call(let m)? = checked.resolution(of: call) else { return nil }
+        switch m {
+        case .isString, .isNumber, .isBoolean, .hasChildren, .hasChild:
+            return call
+        case .val:
+            guard let around = enclosing(call, in: checked.root) else { return nil }
+            switch around.kind {
+            case .member(let o, _, _) where o === call: return around
+            case .binary(let op, _, _, _) where !op.isEquality: return around
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The call whose callee is `callee`.
+    private static func enclosingCall(of callee: Expression, in root: Expression) -> Expression? {
+        guard let p = enclosing(callee, in: root), case .call(let c, _) = p.kind, c === callee else { return nil }
+        return p
+    }
+
+    /// The expression that directly contains `e`.
+    private static func enclosing(_ e: Expression, in root: Expression) -> Expression? {
+        var stack = [root]
+        while let x = stack.popLast() {
+            for c in x.subexpressions {
+                if c === e { return x }
+                stack.append(c)
+            }
+        }
+        return nil
     }
 
     private static func matches(_ ruleKey: String, _ segment: [Piece]) -> Bool {
