@@ -89,6 +89,7 @@ let package = Package(
                 "DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", "RulesTesting", "RulesBenchmark",
                 "DatabaseServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -13,12 +13,14 @@ public struct CheckCommand: ParsableCommand {
             source line and a caret under the offending part. Codes are documented in docs/diagnostics.md; \
             lints (warnings about rules that compile but are probably wrong) in docs/lints.md. Lints run \
             on files without errors.
-            With no path, the rules file named by ./firebase.json (database.rules) is checked; - reads \
-            standard input.
+            With no path, the configuration's rules are checked, else the rules file named by \
+            ./firebase.json (database.rules); - reads standard input. The project configuration \
+            .database-rules.yaml (lint levels, baseline, rules files) is read from the working \
+            directory or the nearest one above it; see docs/configuration.md.
             Exit status: 0 when no file has errors (warnings allowed, unless --strict or --max-warnings), \
-            1 when any has (or there are more warnings than --max-warnings), 2 when a file, a directory \
-            or the baseline cannot be read, a directory holds no rules file, there is nothing to check \
-            or a lint code is unknown, 64 when the command line is wrong (an unknown option or value).
+            1 when any has (or there are more warnings than --max-warnings), 2 when a file, a directory, \
+            the configuration or the baseline cannot be read, a directory holds no rules file, there is \
+            nothing to check or a lint code is unknown, 64 when the command line is wrong (an unknown option or value).
             """
     )
 
@@ -61,10 +63,22 @@ public struct CheckCommand: ParsableCommand {
     @Flag(help: "Write every current lint finding to the --baseline file, then report with it applied.")
     public var updateBaseline = false
 
+    @Option(name: .customLong("config"), help: ArgumentHelp("Read the project configuration from this file instead of searching for .database-rules.yaml.", valueName: "file"))
+    public var configPath: String?
+
+    @Flag(name: .customLong("no-config"), help: "Do not read a project configuration file.")
+    public var noConfig = false
+
+    @Option(name: .customLong("source-root"), help: ArgumentHelp("The directory SARIF names files relative to (%SRCROOT%). Default: the configuration file's directory, else the repository root (.git), else the working directory.", valueName: "dir"))
+    public var sourceRoot: String?
+
+    @Option(name: .customLong("docs-url"), help: ArgumentHelp("Base address of the code documentation, for SARIF's helpUri (default: the project's docs on its home page).", valueName: "url"))
+    public var docsURL: String?
+
     public init() {}
 
     public func validate() throws {
-        if updateBaseline && baseline == nil { throw ValidationError("--update-baseline needs --baseline FILE.") }
+        if configPath != nil && noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more.") }
         _ = try extraReports()
     }
@@ -81,10 +95,23 @@ public struct CheckCommand: ParsableCommand {
         }
     }
 
-    /// The files to check: the paths, standard input, or the rules file of ./firebase.json.
-    private func inputs() -> [String] {
+    /// The project configuration in use: `--config`, else the one found upward, unless `--no-config`.
+    func projectConfiguration() -> ProjectConfiguration? {
+        if noConfig { return nil }
+        guard let path = configPath ?? ProjectConfiguration.discover() else { return nil }
+        do {
+            return try ProjectConfiguration.load(path)
+        } catch {
+            Self.fail("error: \(error)")
+        }
+    }
+
+    /// The files to check: the paths, standard input, the configuration's rules, or the rules file
+    /// of ./firebase.json.
+    private func inputs(_ config: ProjectConfiguration?) -> [String] {
         if paths.isEmpty {
             if stdinFilename != nil { return ["-"] }
+            if let rules = config?.rules { return search(rules) }
             switch FirebaseJSON.rulesFile(in: ".") {
             case .found(let file): return [file]
             case .invalid(let why): Self.fail("error: \(why)")
@@ -92,6 +119,10 @@ public struct CheckCommand: ParsableCommand {
                 Self.fail("error: nothing to check: give rules files or directories (or - for standard input); ./firebase.json names no database rules file")
             }
         }
+        return search(paths)
+    }
+
+    private func search(_ paths: [String]) -> [String] {
         let search = RulesFileFinder.search(paths)
         if !search.problems.isEmpty {
             Self.fail(search.problems.map { "error: \($0)" }.joined(separator: "\n"))
@@ -100,13 +131,18 @@ public struct CheckCommand: ParsableCommand {
     }
 
     public func run() throws {
+        let config = projectConfiguration()
         let lintConfiguration: LintConfiguration
         do {
-            lintConfiguration = try LintConfiguration.from(enable: enabled, disable: disabled)
+            lintConfiguration = try LintConfiguration.from(enable: enabled, disable: disabled, base: config?.lintConfiguration() ?? .default)
         } catch {
             Self.fail("error: \(error)")
         }
-        let files = inputs()
+        let baseline = self.baseline ?? config?.baseline
+        if updateBaseline && baseline == nil {
+            Self.fail("error: --update-baseline needs --baseline FILE (or baseline: in the configuration file)")
+        }
+        let files = inputs(config)
         var results = files.map { path in
             path == "-" ? Self.checkStandardInput(named: stdinFilename ?? "<stdin>", lints: lintConfiguration) : Self.check(path, lints: lintConfiguration)
         }
@@ -124,6 +160,9 @@ public struct CheckCommand: ParsableCommand {
                 } catch {
                     Self.fail("error: cannot write the baseline \(baseline): \(error.localizedDescription)")
                 }
+            } else if self.baseline == nil && !FileManager.default.fileExists(atPath: baseline) {
+                // A baseline named by the configuration file may not exist yet: nothing is accepted.
+                accepted = LintBaseline(findings: [])
             } else {
                 guard let data = FileManager.default.contents(atPath: baseline) else {
                     Self.fail("error: cannot read the baseline \(baseline)")
@@ -140,14 +179,16 @@ public struct CheckCommand: ParsableCommand {
         if quiet { results = results.map(Self.errorsOnly) }
         let terminal = Terminal(color, environment: ProcessInfo.processInfo.environment)
         let onTerminal = format == .text && outputFile == nil
-        let report = DiagnosticReporter(terminal: onTerminal ? terminal : .plain).report(results, format: format)
+        let root = SourceRoot.find(explicit: sourceRoot, configurationDirectory: config?.directory)
+        let docs = docsURL ?? config?.documentation ?? RulesTool.documentationBase
+        let report = DiagnosticReporter(terminal: onTerminal ? terminal : .plain, sourceRoot: root, documentationBase: docs).report(results, format: format)
         if let outputFile {
             Self.write(report, to: outputFile)
         } else {
             print(report, terminator: "")
         }
         for (extra, path) in (try? extraReports()) ?? [] {
-            Self.write(DiagnosticReporter(terminal: .plain).report(results, format: extra), to: path)
+            Self.write(DiagnosticReporter(terminal: .plain, sourceRoot: root, documentationBase: docs).report(results, format: extra), to: path)
         }
         var status = Self.exitCode(results)
         let warnings = results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .warning }.count }

@@ -1,3 +1,4 @@
+import Foundation
 import RulesTesting
 import RulesCompiler
 import RulesSyntax
@@ -5,12 +6,21 @@ import RulesSyntax
 /// Renders the findings of `rules check` in each output format.
 public struct DiagnosticReporter: Sendable {
     /// The tool version, for SARIF.
-    public static let version = "0.1.0"
+    public static let version = RulesTool.version
 
     public let terminal: Terminal
+    /// The directory SARIF names files relative to (`%SRCROOT%`); nil: the working directory's
+    /// repository root, as ``SourceRoot/find(explicit:configurationDirectory:workingDirectory:)``.
+    public let sourceRoot: SourceRoot?
+    /// The base of each code's documentation address (SARIF's `helpUri`).
+    public let documentationBase: String
 
     /// Creates a reporter.
-    public init(terminal: Terminal = .plain) { self.terminal = terminal }
+    public init(terminal: Terminal = .plain, sourceRoot: SourceRoot? = nil, documentationBase: String = RulesTool.documentationBase) {
+        self.terminal = terminal
+        self.sourceRoot = sourceRoot
+        self.documentationBase = documentationBase
+    }
 
     /// Everything for a run, in `format`.
     public func report(_ files: [FileDiagnostics], format: OutputFormat) -> String {
@@ -62,7 +72,18 @@ public struct DiagnosticReporter: Sendable {
             }
         }
         out += summary(files) + "\n"
+        if let tally = tally(files) { out += tally + "\n" }
         return out
+    }
+
+    /// From five findings on, a line counting them by code, most frequent first, so a long report
+    /// can be read by kind: `By code: 3 unvalidated-write, 2 root-in-write.`
+    public func tally(_ files: [FileDiagnostics]) -> String? {
+        var counts: [String: Int] = [:]
+        for f in files { for d in f.diagnostics { counts[d.code.rawValue, default: 0] += 1 } }
+        guard counts.values.reduce(0, +) >= 5 else { return nil }
+        let ordered = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+        return "By code: " + ordered.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + "."
     }
 
     private func excerpt(_ file: SourceFile, _ start: SourceLocation, _ end: SourceLocation) -> String {
@@ -135,14 +156,19 @@ public struct DiagnosticReporter: Sendable {
                 ("shortDescription", .object([("text", .string(entry.summary))])),
                 ("fullDescription", .object([("text", .string(entry.help))])),
                 ("help", .object([("text", .string(entry.help))])),
-                ("helpUri", .string((LintCode(entry.code) == nil ? "docs/diagnostics.md#" : "docs/lints.md#") + entry.code.rawValue)),
+                ("helpUri", .string(RulesTool.documentationURL(for: entry.code.rawValue, isLint: LintCode(entry.code) != nil, base: documentationBase))),
                 ("defaultConfiguration", .object([("level", .string(entry.severity == .error ? "error" : "warning"))])),
+                ("properties", Self.ruleProperties(entry.code)),
             ])
         }
+        let root = sourceRoot ?? SourceRoot.find(explicit: nil, configurationDirectory: nil)
+        var fingerprints = FingerprintCounter()
         var results: [JSONText] = []
         for f in files {
             if let e = f.readError {
-                results.append(result(code: .unreadableFile, level: "error", message: e, uri: f.path, region: nil, index: ruleIndex[.unreadableFile]))
+                let location = artifactLocation(f.path, root: root)
+                let print = fingerprints.next(code: .unreadableFile, location: location, anchor: e)
+                results.append(result(code: .unreadableFile, level: "error", message: e, location: location, region: nil, index: ruleIndex[.unreadableFile], fingerprint: print))
                 continue
             }
             guard let file = f.file else { continue }
@@ -153,14 +179,21 @@ public struct DiagnosticReporter: Sendable {
                     ("endLine", .int(e.line)), ("endColumn", .int(Self.utf16Column(file, e))),
                 ])
                 let level = d.severity == .error ? "error" : d.severity == .warning ? "warning" : "note"
-                results.append(result(code: d.code, level: level, message: d.message, uri: f.path, region: region, index: ruleIndex[d.code]))
+                let location = artifactLocation(f.path, root: root)
+                // Lints have a line-independent anchor (`/users/$uid .write`); other findings use
+                // their message and the text they point at.
+                let anchor = f.lints.first { $0.code.diagnosticCode == d.code && $0.diagnostic.range == d.range }?.anchor
+                    ?? d.message + "\u{0}" + file.text(of: d.range)
+                let print = fingerprints.next(code: d.code, location: location, anchor: anchor)
+                results.append(result(code: d.code, level: level, message: d.message, location: location, region: region, index: ruleIndex[d.code], fingerprint: print))
             }
         }
         let driver: JSONText = .object([
             ("name", .string("rules")),
             ("fullName", .string("swift-database-rules")),
+            ("version", .string(Self.version)),
             ("semanticVersion", .string(Self.version)),
-            ("informationUri", .string("https://firebase.google.com/docs/database/security")),
+            ("informationUri", .string(RulesTool.homepage)),
             ("rules", .array(rules)),
         ])
         return .object([
@@ -168,14 +201,40 @@ public struct DiagnosticReporter: Sendable {
             ("version", .string("2.1.0")),
             ("runs", .array([.object([
                 ("tool", .object([("driver", driver)])),
+                ("originalUriBaseIds", .object([(Self.sourceRootId, .object([("uri", .string(root.uri))]))])),
                 ("columnKind", .string("utf16CodeUnits")),
                 ("results", .array(results)),
             ])])),
         ])
     }
 
-    private func result(code: DiagnosticCode, level: String, message: String, uri: String, region: JSONText?, index: Int?) -> JSONText {
-        var physical: [(String, JSONText)] = [("artifactLocation", .object([("uri", .string(Self.uriReference(uri)))]))]
+    /// The name of the source root in SARIF (`originalUriBaseIds`, `uriBaseId`).
+    public static let sourceRootId = "%SRCROOT%"
+
+    /// The key of SARIF's `partialFingerprints` entry.
+    public static let fingerprintKey = "rulesFinding/v1"
+
+    /// A file inside the root as a relative URI under `%SRCROOT%`; one outside it as an absolute
+    /// `file://` URI.
+    private func artifactLocation(_ path: String, root: SourceRoot) -> JSONText {
+        if let relative = root.relative(path) {
+            return .object([("uri", .string(Self.uriReference(relative))), ("uriBaseId", .string(Self.sourceRootId))])
+        }
+        return .object([("uri", .string("file://" + Self.uriReference(SourceRoot.absolute(path, workingDirectory: FileManager.default.currentDirectoryPath))))])
+    }
+
+    /// `tags` (the lint's category) and, for security lints, `security-severity`.
+    static func ruleProperties(_ code: DiagnosticCode) -> JSONText {
+        guard let lint = LintCode(code) else { return .object([("tags", .array([.string("compile")]))]) }
+        var members: [(String, JSONText)] = [("tags", .array([.string("lint"), .string(lint.category)]))]
+        if let severity = lint.securitySeverity {
+            members.append(("security-severity", .string(String(format: "%.1f", severity))))
+        }
+        return .object(members)
+    }
+
+    private func result(code: DiagnosticCode, level: String, message: String, location: JSONText, region: JSONText?, index: Int?, fingerprint: String) -> JSONText {
+        var physical: [(String, JSONText)] = [("artifactLocation", location)]
         if let region { physical.append(("region", region)) }
         var members: [(String, JSONText)] = [("ruleId", .string(code.rawValue))]
         if let index { members.append(("ruleIndex", .int(index))) }
@@ -183,6 +242,7 @@ public struct DiagnosticReporter: Sendable {
             ("level", .string(level)),
             ("message", .object([("text", .string(message))])),
             ("locations", .array([.object([("physicalLocation", .object(physical))])])),
+            ("partialFingerprints", .object([(Self.fingerprintKey, .string(fingerprint))])),
         ]
         return .object(members)
     }

@@ -5,7 +5,7 @@ public struct RulesCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "rules",
         abstract: "Compile, check, test and serve Firebase Realtime Database security rules.",
-        version: "0.1.0",
+        version: RulesTool.version,
         subcommands: [CheckCommand.self, CompileCommand.self, TestCommand.self, BenchCommand.self, ServeCommand.self]
     )
 

@@ -288,7 +288,7 @@ enum RulesBinary {
         #expect(c.disabled == ["public-read", "root-in-write"])
         #expect(c.enabled == ["constant-rule"])
         #expect(c.baseline == "b.json")
-        #expect(throws: (any Error).self) { try CheckCommand.parse(["a.json", "--update-baseline"]) }
+        #expect(throws: (any Error).self) { try CheckCommand.parse(["a.json", "--config", "c.yaml", "--no-config"]) }
     }
 
     @Test func sarifDescribesTheLints() throws {
@@ -306,7 +306,10 @@ enum RulesBinary {
             #expect((rule["fullDescription"] as? [String: Any])?["text"] as? String == entry.help)
             #expect((rule["help"] as? [String: Any])?["text"] as? String == entry.help)
             #expect((rule["defaultConfiguration"] as? [String: Any])?["level"] as? String == "warning")
-            #expect(rule["helpUri"] as? String == "docs/lints.md#\(lint.rawValue)")
+            #expect(rule["helpUri"] as? String == RulesTool.documentationBase + "lints.md#\(lint.rawValue)")
+            let properties = try #require(rule["properties"] as? [String: Any])
+            #expect((properties["tags"] as? [String])?.contains(lint.category) == true)
+            #expect((properties["security-severity"] as? String).flatMap(Double.init) == lint.securitySeverity)
         }
         let results = try #require(run["results"] as? [[String: Any]])
         #expect(results.map { $0["ruleId"] as? String } == ["public-read", "unvalidated-write"])

@@ -59,6 +59,10 @@ enum LintDoc {
         #expect(section.severity == "warning")
         #expect(section.lines.contains(entry.summary))
         #expect(section.lines.contains(entry.help))
+        // The security severity SARIF reports, stated under the heading of each security lint.
+        let code = try #require(LintCode(rawValue: section.code))
+        let stated = section.lines.first { $0.hasPrefix("**Security severity:** ") }.map { String($0.dropFirst("**Security severity:** ".count)) }
+        #expect(stated == code.securitySeverity.map { String(format: "%.1f", $0) })
     }
 
     @Test(arguments: LintDoc.sections)

@@ -64,5 +64,32 @@ public enum LintCode: String, Sendable, Hashable, CaseIterable, Comparable {
     /// exists so that a future noisy lint can ship as opt-in.
     public var isEnabledByDefault: Bool { true }
 
+    /// How serious a finding is for security, on the 0.0–10.0 scale of SARIF's
+    /// `security-severity` property (GitHub code scanning: 9.0 and above critical, 7.0 high, 4.0
+    /// medium, below low); nil for lints about correctness, performance or upkeep.
+    public var securitySeverity: Double? {
+        switch self {
+        case .publicWrite: 9.1
+        case .authorizationInValidate: 8.1
+        case .publicRead: 7.5
+        case .shadowedRule, .weakerAncestorGrant: 6.5
+        case .unvalidatedWrite, .deleteGuardInValidate: 5.3
+        case .rootInWrite: 4.3
+        case .unreachableWildcard, .constantRule, .impossibleCondition, .typeMismatchComparison,
+            .queryWithoutIndex, .rulesSizeNearLimit, .unknownLintCode, .unusedSuppression:
+            nil
+        }
+    }
+
+    /// What the lint is about: `security`, `correctness`, `performance` or `maintainability`.
+    public var category: String {
+        if securitySeverity != nil { return "security" }
+        switch self {
+        case .queryWithoutIndex: return "performance"
+        case .rulesSizeNearLimit, .unknownLintCode, .unusedSuppression: return "maintainability"
+        default: return "correctness"
+        }
+    }
+
     public static func < (a: LintCode, b: LintCode) -> Bool { a.rawValue < b.rawValue }
 }

@@ -52,6 +52,13 @@ public enum Linter {
         findings += extra.filter { f in
             configuration.enabled.contains(f.code) && !suppressions.contains { $0.hides(f) }
         }
+        if !configuration.severities.isEmpty {
+            findings = findings.map { f in
+                var f = f
+                if let severity = configuration.severities[f.code] { f.diagnostic.severity = severity }
+                return f
+            }
+        }
         return findings.sorted {
             ($0.diagnostic.range.start, $0.diagnostic.range.end, $0.code) < ($1.diagnostic.range.start, $1.diagnostic.range.end, $1.code)
         }
