@@ -61,6 +61,7 @@ public struct TestCommand: ParsableCommand {
         options.coverageLCOVPath = coverageLCOV
         options.minCoverage = minCoverage
         options.colors = Terminal(color, environment: ProcessInfo.processInfo.environment).colors
+        options.showProgress = isatty(STDERR_FILENO) == 1
         let output = TestCLI.run(options)
         print(output.stdout, terminator: "")
         if !output.stderr.isEmpty {

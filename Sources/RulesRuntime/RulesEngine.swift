@@ -63,6 +63,10 @@ struct Evaluator<T: Tracer> {
     let tables: EngineTables
     var tracer: T
     let explain: Bool
+    /// Whether a write goes on after its first failing rule, evaluating every rule an
+    /// explanation shows: when explaining, and when a tracer watches (coverage then counts the
+    /// same evaluations with or without an explanation). The decision is the same either way.
+    let exhaustive: Bool
     var vm = VM()
     var snaps = SnapshotTable()
     /// What rules see; kept and updated in place, rather than built (and its members retained)
@@ -114,6 +118,7 @@ struct Evaluator<T: Tracer> {
         self.tables = tables
         self.tracer = tracer
         self.explain = explain
+        self.exhaustive = explain || T.self != NoTracer.self
         self.context = EvaluationContext(auth: auth, now: now, query: QueryParameters(), wildcardKeys: [], root: -1, data: -1, newData: -1)
     }
 
@@ -400,7 +405,7 @@ struct Evaluator<T: Tracer> {
             if !permitted {
                 if denial == nil { decisive = lastWrite }
                 denial = denial ?? "no .write rule on \(display(keys)) or above it granted the write"
-                if !explain { break }
+                if !exhaustive { break }
                 continue
             }
             // 3a. Validation of the ancestors and the written location, where the new data is non-null.
@@ -414,15 +419,15 @@ struct Evaluator<T: Tracer> {
                 if !evaluate(validateRule, data: link.old, newData: link.new).isTrue {
                     if denial == nil { decisive = log.count - 1 }
                     denial = denial ?? "\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(Array(keys.prefix(link.depth))))"
-                    if !explain { break }
+                    if !exhaustive { break }
                 }
             }
             if entries.count > 1 { validatedEntries.append(entryIndex) }
-            if denial != nil && !explain { break }
+            if denial != nil && !exhaustive { break }
             // 3b. Validation of the written subtree (below the location; it was validated above).
             wildcardKeys = allKeys
             if reachedTarget, tables.nodes[Int(nodeIndex)].validatesBelow, snaps.node(newEntry) != nil {
-                if !validateSubtree(nodeIndex, oldEntry, newEntry, &denial) && !explain { break }
+                if !validateSubtree(nodeIndex, oldEntry, newEntry, &denial) && !exhaustive { break }
             }
         }
         let allowed = denial == nil
@@ -437,7 +442,7 @@ struct Evaluator<T: Tracer> {
         // Children in order, straight from the node's child tree (no arrays of keys and nodes
         // built per object). After a failure, unless explaining, the rest are skipped.
         newNode.forEachChild { key, newChild in
-            if !ok && !explain { return }
+            if !ok && !exhaustive { return }
             guard let (childIndex, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { return }
             guard tables.nodes[Int(childIndex)].validatesBelow else { return }
             let validateRule = tables.nodes[Int(childIndex)].validate
@@ -450,7 +455,7 @@ struct Evaluator<T: Tracer> {
                 if denial == nil { decisive = log.count - 1 }
                 denial = denial ?? "\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(snaps.path(of: n)))"
                 ok = false
-                if !explain { return }
+                if !exhaustive { return }
             }
             if !validateSubtree(childIndex, o, n, &denial) { ok = false }
         }
@@ -474,6 +479,7 @@ struct Evaluator<T: Tracer> {
         } else {
             outcome = vm.run(code: rule.codeStart..<rule.codeEnd, in: ruleset, tables: tables, context: context, snapshots: &snaps, tracer: &tracer)
         }
+        if T.self != NoTracer.self { tracer.ruleEvaluated(ruleIndex, outcome: outcome) }
         if explain { record(Int(ruleIndex), outcome, data) }
         return outcome
     }

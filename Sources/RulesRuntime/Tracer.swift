@@ -5,6 +5,16 @@ public protocol Tracer {
     mutating func record(node: Int32, value: Value, snapshots: SnapshotTable)
     /// Hands over what was recorded since the last call, and starts afresh.
     mutating func take() -> [Int32: String]
+    /// Called after each rule the engine evaluates, with its index in
+    /// ``CompiledRuleset/rules`` and its outcome, whether or not an explanation is asked for
+    /// (never for ``NoTracer``). Coverage uses it to skip rendering explanations.
+    mutating func ruleEvaluated(_ rule: Int32, outcome: RuleOutcome)
+}
+
+extension Tracer {
+    /// Does nothing by default.
+    @inline(__always)
+    public mutating func ruleEvaluated(_ rule: Int32, outcome: RuleOutcome) {}
 }
 
 /// The tracer that records nothing.

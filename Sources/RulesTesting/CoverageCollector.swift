@@ -38,6 +38,15 @@ public struct CoverageCollector: Sendable {
         }
     }
 
+    /// Records one decision from the evaluations a ``RuleCoverageTracer`` saw.
+    public mutating func record(_ rules: LoadedRules, evaluations: [RuleCoverageTracer.Evaluation]) {
+        register(rules)
+        guard let f = indexByPath[rules.path] else { return }
+        for evaluation in evaluations where files[f].rules.indices.contains(Int(evaluation.rule)) {
+            files[f].rules[Int(evaluation.rule)].record(evaluation.outcome, values: evaluation.values)
+        }
+    }
+
     /// Rules evaluated at least once, over all files.
     public var evaluatedRules: Int { files.reduce(0) { $0 + $1.evaluatedRules } }
     /// Rules, over all files.

@@ -35,6 +35,9 @@ public struct TestCLIOptions: Sendable {
     public var showTimes = true
     /// The run's clock (ms); the current time when nil.
     public var startTime: Double?
+    /// Show progress on standard error (`N/M tests`, updated in place) once a run has taken
+    /// more than a second; the command turns it on when standard error is a terminal.
+    public var showProgress = false
 
     /// Creates options for these paths.
     public init(paths: [String]) { self.paths = paths }
@@ -82,6 +85,21 @@ public enum TestCLI {
 
         let start = options.startTime ?? (Date().timeIntervalSince1970 * 1000).rounded(.down)
         var runner = TestRunner(filter: options.filter, startTime: start, coverage: options.wantsCoverage ? CoverageCollector() : nil)
+        if options.showProgress {
+            let began = ContinuousClock.now
+            var shown = began
+            var showing = false
+            runner.progress = { done, total in
+                let now = ContinuousClock.now
+                let last = done == total
+                guard (now - began > .seconds(1) && now - shown > .milliseconds(200)) || (last && showing) else { return }
+                shown = now
+                showing = true
+                // Carriage return and erase-line: the line is rewritten in place, then cleared.
+                let line = last ? "\r\u{1B}[K" : "\r\u{1B}[Krules test: \(done)/\(total) tests"
+                FileHandle.standardError.write(Data(line.utf8))
+            }
+        }
         let result = runner.run(specs)
         let coverage = runner.coverage
 

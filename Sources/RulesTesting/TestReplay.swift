@@ -14,13 +14,29 @@ public struct TestReplay: Sendable {
     /// The state before the first step of `test`; `startTime` is the clock when neither the test
     /// nor the spec sets `now`.
     public init(_ test: TestCase, in spec: TestSpec, startTime: Double) {
-        clock = test.now ?? spec.now ?? startTime
-        var root = (test.data ?? spec.data)?.resolved(now: clock, existing: nil)
+        self.init(test, in: spec, startTime: startTime, specRoot: nil)
+    }
+
+    /// The same, with the tree of the spec's `data` already built for this test's clock
+    /// (`specRoot`; nil: build it), so that the tests of a spec share one starting tree.
+    public init(_ test: TestCase, in spec: TestSpec, startTime: Double, specRoot: DataNode??) {
+        clock = Self.clock(test, in: spec, startTime: startTime)
+        var root: DataNode?
+        if test.data == nil, let specRoot {
+            root = specRoot
+        } else {
+            root = (test.data ?? spec.data)?.resolved(now: clock, existing: nil)
+        }
         for (path, value) in test.seed {
             let node = value.resolved(now: clock, existing: root?.descendant(path.keys))
             root = DataNode.replacing(root, at: path, with: node)
         }
         self.root = root
+    }
+
+    /// A test's clock: its `now`, else the spec's, else `startTime`.
+    public static func clock(_ test: TestCase, in spec: TestSpec, startTime: Double) -> Double {
+        test.now ?? spec.now ?? startTime
     }
 
     /// The step's time and engine operation (a push takes the next key).

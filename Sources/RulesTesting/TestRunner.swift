@@ -9,6 +9,16 @@ public struct TestRunner {
     public var startTime: Double
     /// Coverage, recorded when present.
     public var coverage: CoverageCollector?
+    /// Called after each test with the number of tests run and the number to run, for progress
+    /// on long runs.
+    public var progress: ((_ done: Int, _ total: Int) -> Void)?
+    /// Decisions of passing steps reuse this storage; only a failing step is decided again with
+    /// an explanation.
+    private var scratch = DecisionScratch()
+    private var tracer = RuleCoverageTracer()
+    /// The starting tree of the spec being run, built once from its `data` for each clock (tests
+    /// share it: trees are immutable).
+    private var specTree: (path: String, clock: Double, root: DataNode?)?
 
     /// Creates a runner.
     public init(filter: String? = nil, startTime: Double, coverage: CoverageCollector? = nil) {
@@ -20,12 +30,15 @@ public struct TestRunner {
     /// Runs every test of every spec (that the filter keeps).
     public mutating func run(_ specs: [TestSpec]) -> TestRunResult {
         var results: [TestResult] = []
-        for spec in specs {
+        let selected = specs.map { spec in spec.tests.filter { test in filter.map { $0.isEmpty || test.name.contains($0) } ?? true } }
+        let total = selected.reduce(0) { $0 + $1.count }
+        for (spec, tests) in zip(specs, selected) {
             coverage?.register(spec.rules)
-            for test in spec.tests {
-                if let filter, !filter.isEmpty, !test.name.contains(filter) { continue }
+            for test in tests {
                 results.append(run(test, in: spec))
+                progress?(results.count, total)
             }
+            specTree = nil
         }
         return TestRunResult(tests: results)
     }
@@ -33,23 +46,41 @@ public struct TestRunner {
     /// Runs one test.
     public mutating func run(_ test: TestCase, in spec: TestSpec) -> TestResult {
         let started = ContinuousClock.now
-        var replay = TestReplay(test, in: spec, startTime: startTime)
+        var replay = TestReplay(test, in: spec, startTime: startTime, specRoot: sharedRoot(test, in: spec))
         var steps: [StepResult] = []
+        let engine = spec.rules.engine
         for (i, step) in test.steps.enumerated() {
             let (operation, now) = replay.operation(step)
-            var tracer = CoverageTracer()
-            let decision = spec.rules.engine.decide(operation, on: replay.root, auth: step.auth, now: now, explain: true, tracer: &tracer)
-            replay.apply(decision, of: operation)
-            if let explanation = decision.explanation {
-                coverage?.record(spec.rules, explanation: explanation, values: tracer.evaluations)
+            let before = replay.root
+            let decision: Decision
+            if coverage != nil {
+                tracer.reset()
+                decision = engine.decide(operation, on: before, auth: step.auth, now: now, explain: false, tracer: &tracer)
+                coverage?.record(spec.rules, evaluations: tracer.evaluations)
+            } else {
+                decision = engine.decide(operation, on: before, auth: step.auth, now: now, scratch: &scratch)
             }
+            replay.apply(decision, of: operation)
             let passed = decision.allowed == step.expectAllow
+            // Explanations are rendered only where they are shown: the same decision again, on
+            // the same tree, with every rule's values recorded.
+            let explanation = passed ? nil : engine.decide(operation, on: before, auth: step.auth, now: now, explain: true).explanation
             steps.append(StepResult(
                 index: i + 1, description: "\(step.operation.summary) as \(step.caller)", expectedAllow: step.expectAllow,
-                actualAllow: decision.allowed, reason: decision.reason, explanation: passed ? nil : decision.explanation))
+                actualAllow: decision.allowed, reason: decision.reason, explanation: explanation))
         }
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         return TestResult(file: spec.path, name: test.name, milliseconds: ms, steps: steps)
+    }
+
+    /// The spec's starting tree for a test that has no `data` of its own, built once per clock.
+    private mutating func sharedRoot(_ test: TestCase, in spec: TestSpec) -> DataNode?? {
+        guard test.data == nil, let data = spec.data else { return nil }
+        let clock = TestReplay.clock(test, in: spec, startTime: startTime)
+        if let cached = specTree, cached.path == spec.path, cached.clock == clock { return .some(cached.root) }
+        let root = data.resolved(now: clock, existing: nil)
+        specTree = (spec.path, clock, root)
+        return .some(root)
     }
 }
