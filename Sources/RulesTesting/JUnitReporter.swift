@@ -43,6 +43,10 @@ public enum JUnitReporter {
 
     /// Escapes `& < > " '` and drops characters XML 1.0 cannot hold.
     public static func escape(_ s: String) -> String {
+        // Most text has nothing to escape: return it as it is.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") || $0 == 0xEF }) {
+            return s
+        }
         var out = ""
         for u in s.unicodeScalars {
             switch u {

@@ -115,8 +115,10 @@ public enum TestCLI {
             stdout += JSONReporter.report(result)
         }
 
-        func write(_ text: String, to path: String?) {
+        // Each report is made only when a path asks for it.
+        func write(_ text: @autoclosure () -> String, to path: String?) {
             guard let path else { return }
+            let text = text()
             do {
                 // Written next to the file and renamed over it: readers never see half a report.
                 // (Foundation's own atomic write leaves a directory behind in the temporary
