@@ -57,10 +57,15 @@ public struct BenchReport: Sendable {
     /// Creates an empty report.
     public init() {}
 
-    /// `{"files": [{"file", "compileMs"}], "operations": [{"file", "test", "step", "kind", "nsPerOp"}]}`,
-    /// with `suite` and `warnings` members when there are any.
+    /// The version of the JSON format (it changes only when a field changes meaning or goes away).
+    public static let version = 1
+
+    /// `{"version": 1, "files": [{"file", "compileMs"}], "operations": [{"file", "test", "step",
+    /// "kind", "nsPerOp", "spreadPercent", "allowed"}]}`, with `suite` and `warnings` members when
+    /// there are any (documented in BENCHMARKS.md).
     public func json() -> String {
         var members: [(String, JSONText)] = [
+            ("version", .int(Self.version)),
             ("files", .array(files.map { f in
                 .object([("file", .string(f.file)), ("compileMs", .double(Self.round(f.compileMs, 4)))])
             })),

@@ -1,3 +1,4 @@
+import Foundation
 import RulesSyntax
 
 /// Renders coverage: a text summary, a JSON document and lcov tracefiles.
@@ -20,10 +21,15 @@ public enum CoverageReporter {
         return out
     }
 
-    /// The full data as JSON, with the overall `percent` of rules evaluated at the top.
+    /// The version of the coverage JSON format (it changes only when a field changes meaning or
+    /// goes away).
+    public static let version = 1
+
+    /// The full data as JSON, with the format's `version` and the overall `percent` of rules
+    /// evaluated at the top.
     public static func json(_ c: CoverageCollector) -> String {
         func pct(_ p: Double) -> String { JSONText.double((p * 100).rounded() / 100).rendered() }
-        var out = "{\n  \"percent\": \(pct(c.percent)),\n  \"branchPercent\": \(pct(c.branchPercent)),\n"
+        var out = "{\n  \"version\": \(version),\n  \"percent\": \(pct(c.percent)),\n  \"branchPercent\": \(pct(c.branchPercent)),\n"
         out += "  \"rulesEvaluated\": \(c.evaluatedRules),\n  \"rulesTotal\": \(c.totalRules),\n"
         out += "  \"branchesSeen\": \(c.seenBranches),\n  \"branchesTotal\": \(c.totalBranches),\n  \"files\": ["
         for (fi, f) in c.files.enumerated() {
@@ -47,13 +53,14 @@ public enum CoverageReporter {
         return out
     }
 
-    /// An lcov tracefile: per rules file `DA` for each line holding a rule (hits = evaluations),
+    /// An lcov tracefile: per rules file (its `SF` an absolute path, so `genhtml` finds the file
+    /// wherever it runs) `DA` for each line holding a rule (hits = evaluations),
     /// `BRDA` for each rule's true/false outcome and each operand's or condition's true/false
     /// (block = rule index; `-` when the rule never ran), with the `LF/LH/BRF/BRH` totals.
     public static func lcov(_ c: CoverageCollector) -> String {
         var out = ""
         for f in c.files {
-            out += "TN:\nSF:\(f.path)\n"
+            out += "TN:\nSF:\(absolute(f.path))\n"
             var branchesFound = 0, branchesHit = 0
             for (block, r) in f.rules.enumerated() where r.constant == nil {
                 var entries: [(line: Int, count: Int)] = [(r.location.line, r.trueCount), (r.location.line, r.falseCount)]
@@ -77,6 +84,12 @@ public enum CoverageReporter {
             out += "end_of_record\n"
         }
         return out
+    }
+
+    /// `path` made absolute against the working directory, with `.` and `..` resolved.
+    static func absolute(_ path: String) -> String {
+        let joined = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return TestSpecLoader.normalize(joined)
     }
 
     /// `95.2%`.

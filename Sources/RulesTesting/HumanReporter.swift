@@ -25,13 +25,20 @@ public struct HumanReporter: Sendable {
                 out += test.file + "\n"
                 currentFile = test.file
             }
+            if test.skipped {
+                out += "  \(paint("-", "1;33")) \(test.name) (skipped)\n"
+                continue
+            }
             let mark = test.passed ? paint("✓", "1;32") : paint("✗", "1;31")
             out += "  \(mark) \(test.name)"
             if showTimes { out += " (\(Self.milliseconds(test.milliseconds)) ms)" }
             out += "\n"
             for step in test.steps where !step.passed {
                 out += "      step \(step.index): \(step.description)\n"
-                out += "        expected \(step.expected), got \(step.actual)\n"
+                if step.expectedAllow != step.actualAllow {
+                    out += "        expected \(step.expected), got \(step.actual)\n"
+                }
+                for problem in step.problems { out += "        \(problem)\n" }
                 if let reason = step.reason { out += "        reason: \(reason)\n" }
                 if let explanation = step.explanation {
                     if let d = explanation.decisive {
@@ -46,9 +53,11 @@ public struct HumanReporter: Sendable {
         return out
     }
 
-    /// `N passed, M failed`, counting steps.
+    /// `N passed, M failed`, counting steps, then `, K tests skipped` when tests were skipped.
     public func summary(_ result: TestRunResult) -> String {
-        "\(result.passedSteps) passed, \(result.failedSteps) failed"
+        let skipped = result.skippedTests
+        return "\(result.passedSteps) passed, \(result.failedSteps) failed"
+            + (skipped == 0 ? "" : ", \(skipped) \(skipped == 1 ? "test" : "tests") skipped")
     }
 
     /// The whole report, ending with the summary line.

@@ -67,13 +67,31 @@ extension SpecNode {
             return SpecNode(.array(items), at: at)
         case .mapping(let mapping):
             var members: [SpecMember] = []
+            // Members brought in by merge keys (`<<: *defaults`): the mapping's own keys win, and
+            // of several merged mappings the first that has a key gives it (YAML's merge type).
+            var merged: [SpecMember] = []
             for (key, value) in mapping {
                 let keyAt = location(key.mark)
                 guard case .scalar(let k) = key else {
                     throw TestSpecError(file: path, location: keyAt, message: "a mapping key must be a plain value")
                 }
+                if k.string == "<<" && k.style == .plain {
+                    let sources: [Node]
+                    switch value {
+                    case .mapping: sources = [value]
+                    case .sequence(let items) where !items.isEmpty && items.allSatisfy({ $0.mapping != nil }): sources = Array(items)
+                    default:
+                        throw TestSpecError(file: path, location: location(value.mark), message: "'<<' merges a mapping or a list of mappings (e.g. <<: *defaults)")
+                    }
+                    for source in sources {
+                        guard case .object(let more) = try convert(source, path: path, depth: depth + 1).kind else { continue }
+                        for m in more where !merged.contains(where: { $0.key == m.key }) { merged.append(m) }
+                    }
+                    continue
+                }
                 members.append(SpecMember(key: k.string, keyLocation: keyAt, value: try convert(value, path: path, depth: depth + 1)))
             }
+            for m in merged where !members.contains(where: { $0.key == m.key }) { members.append(m) }
             return SpecNode(.object(members), at: at)
         case .alias:
             throw TestSpecError(file: path, location: at, message: "YAML aliases are not supported")

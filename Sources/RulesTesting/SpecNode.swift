@@ -32,6 +32,12 @@ public struct SpecNode: Sendable {
         return nil
     }
 
+    /// The items when this is a list.
+    public var items: [SpecNode]? {
+        if case .array(let items) = kind { return items }
+        return nil
+    }
+
     /// The string when this is a string.
     public var string: String? {
         if case .string(let s) = kind { return s }

@@ -80,7 +80,12 @@ public enum TestCLI {
             errors.append(TestSpecError(file: ".", location: .init(line: 1, column: 1), message: "no spec files given"))
         }
         if !errors.isEmpty {
-            return TestCLIOutput(stdout: "", stderr: errors.map { $0.description + "\n" }.joined(), exitCode: 2)
+            var stderr = errors.map { $0.description + "\n" }.joined()
+            // CI still gets a JUnit file, with the load errors as errored test cases.
+            if let path = options.junitPath {
+                if let problem = Self.write(JUnitReporter.report(TestRunResult(tests: []), loadErrors: errors), to: path) { stderr += problem }
+            }
+            return TestCLIOutput(stdout: "", stderr: stderr, exitCode: 2)
         }
 
         let start = options.startTime ?? (Date().timeIntervalSince1970 * 1000).rounded(.down)
@@ -118,19 +123,8 @@ public enum TestCLI {
         // Each report is made only when a path asks for it.
         func write(_ text: @autoclosure () -> String, to path: String?) {
             guard let path else { return }
-            let text = text()
-            do {
-                // Written next to the file and renamed over it: readers never see half a report.
-                // (Foundation's own atomic write leaves a directory behind in the temporary
-                // directory on Linux.)
-                let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-                try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
-                if rename(temporary, path) != 0 {
-                    try? FileManager.default.removeItem(atPath: temporary)
-                    throw CocoaError(.fileWriteUnknown)
-                }
-            } catch {
-                stderr += "\(path):1:1: error: cannot write the file: \(error.localizedDescription)\n"
+            if let problem = Self.write(text(), to: path) {
+                stderr += problem
                 exit = 2
             }
         }
@@ -145,5 +139,22 @@ public enum TestCLI {
         }
         if options.format == .text { stdout += human.summary(result) + "\n" }
         return TestCLIOutput(stdout: stdout, stderr: stderr, exitCode: exit, result: result, coverage: coverage)
+    }
+
+    /// Writes a report next to `path` and renames it over it, so readers never see half a report
+    /// (Foundation's own atomic write leaves a directory behind in the temporary directory on
+    /// Linux). Returns the error line when it cannot.
+    static func write(_ text: String, to path: String) -> String? {
+        do {
+            let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: temporary))
+            if rename(temporary, path) != 0 {
+                try? FileManager.default.removeItem(atPath: temporary)
+                throw CocoaError(.fileWriteUnknown)
+            }
+            return nil
+        } catch {
+            return "\(path):1:1: error: cannot write the file: \(error.localizedDescription)\n"
+        }
     }
 }

@@ -12,6 +12,12 @@ public struct TestRunResult: Sendable {
     public var passedSteps: Int { tests.reduce(0) { $0 + $1.steps.count { $0.passed } } }
     /// Steps whose expectation did not hold.
     public var failedSteps: Int { tests.reduce(0) { $0 + $1.steps.count { !$0.passed } } }
+    /// Tests skipped (`skip: true`, or left out by another test's `only: true`).
+    public var skippedTests: Int { tests.count { $0.skipped } }
+    /// Tests run whose every step passed.
+    public var passedTests: Int { tests.count { !$0.skipped && $0.passed } }
+    /// Tests with a failed step.
+    public var failedTests: Int { tests.count { !$0.passed } }
     /// True when every step passed.
     public var allPassed: Bool { failedSteps == 0 }
 }
@@ -26,13 +32,19 @@ public struct TestResult: Sendable {
     public var milliseconds: Double
     /// The steps run (all of them; a failing step does not stop the test).
     public var steps: [StepResult]
+    /// The line where the test starts in its file.
+    public var line: Int = 1
+    /// True when the test was not run (`skip`, or another test's `only`).
+    public var skipped = false
 
     /// Creates a result.
-    public init(file: String, name: String, milliseconds: Double, steps: [StepResult]) {
+    public init(file: String, name: String, milliseconds: Double, steps: [StepResult], line: Int = 1, skipped: Bool = false) {
         self.file = file
         self.name = name
         self.milliseconds = milliseconds
         self.steps = steps
+        self.line = line
+        self.skipped = skipped
     }
 
     /// True when every step passed.
@@ -53,6 +65,9 @@ public struct StepResult: Sendable {
     public var reason: String?
     /// The explanation, for failed steps only.
     public var explanation: Explanation?
+    /// Expectations besides allow/deny that did not hold (`expectData`, `expectValue`,
+    /// `expectRule`, `expectReason`), one message each.
+    public var problems: [String] = []
 
     /// Creates a result.
     public init(index: Int, description: String, expectedAllow: Bool, actualAllow: Bool, reason: String?, explanation: Explanation?) {
@@ -64,8 +79,8 @@ public struct StepResult: Sendable {
         self.explanation = explanation
     }
 
-    /// True when the expectation held.
-    public var passed: Bool { expectedAllow == actualAllow }
+    /// True when every expectation held.
+    public var passed: Bool { expectedAllow == actualAllow && problems.isEmpty }
     /// `allow` or `deny`.
     public var expected: String { expectedAllow ? "allow" : "deny" }
     /// `allow` or `deny`.

@@ -34,8 +34,14 @@ public struct TestRunner {
         let total = selected.reduce(0) { $0 + $1.count }
         for (spec, tests) in zip(specs, selected) {
             coverage?.register(spec.rules)
+            // `only` on any test of a file leaves the file's other tests out.
+            let focused = spec.tests.contains { $0.only }
             for test in tests {
-                results.append(run(test, in: spec))
+                if test.skip || (focused && !test.only) {
+                    results.append(TestResult(file: spec.path, name: test.name, milliseconds: 0, steps: [], line: test.location.line, skipped: true))
+                } else {
+                    results.append(run(test, in: spec))
+                }
                 progress?(results.count, total)
             }
             specTree = nil
@@ -62,16 +68,61 @@ public struct TestRunner {
             }
             replay.apply(decision, of: operation)
             let passed = decision.allowed == step.expectAllow
-            // Explanations are rendered only where they are shown: the same decision again, on
-            // the same tree, with every rule's values recorded.
-            let explanation = passed ? nil : engine.decide(operation, on: before, auth: step.auth, now: now, explain: true).explanation
-            steps.append(StepResult(
+            // Explanations are rendered only where they are shown or checked: the same decision
+            // again, on the same tree, with every rule's values recorded.
+            let explanation = passed && !step.needsExplanation
+                ? nil : engine.decide(operation, on: before, auth: step.auth, now: now, explain: true).explanation
+            var result = StepResult(
                 index: i + 1, description: "\(step.operation.summary) as \(step.caller)", expectedAllow: step.expectAllow,
-                actualAllow: decision.allowed, reason: decision.reason, explanation: explanation))
+                actualAllow: decision.allowed, reason: decision.reason, explanation: nil)
+            result.problems = Self.problems(step, decision, explanation, before: before, after: replay.root, now: now)
+            if !result.passed { result.explanation = explanation }
+            steps.append(result)
         }
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        return TestResult(file: spec.path, name: test.name, milliseconds: ms, steps: steps)
+        return TestResult(file: spec.path, name: test.name, milliseconds: ms, steps: steps, line: test.location.line)
+    }
+
+    /// The step's expectations besides allow/deny that did not hold.
+    static func problems(_ step: TestStep, _ decision: Decision, _ explanation: Explanation?, before: DataNode?, after: DataNode?, now: Double) -> [String] {
+        var out: [String] = []
+        if let rule = step.expectRule {
+            let decided = explanation?.decisive?.rulePath
+            if decided != rule { out.append("expected the deciding rule \(rule), got \(decided ?? "none")") }
+        }
+        if let text = step.expectReason {
+            if decision.allowed {
+                out.append("expected a denial whose reason contains '\(text)', but the operation was allowed")
+            } else if !(decision.reason ?? "").contains(text) && !(explanation?.text ?? "").contains(text) {
+                out.append("expected the reason to contain '\(text)'; the reason is: \(decision.reason ?? "none")")
+            }
+        }
+        if let expected = step.expectValue, case .read(let path, _) = step.operation {
+            if !decision.allowed {
+                out.append("expected the read to return \(Self.json(expected, now: now)), but it was denied")
+            } else if let keys = try? DataPath(validating: path).keys {
+                let actual = Self.json(before?.descendant(keys))
+                let wanted = Self.json(expected, now: now)
+                if actual != wanted { out.append("the read returned \(actual), expected \(wanted)") }
+            }
+        }
+        for (path, value) in step.expectData {
+            let actual = Self.json(after?.descendant(path.keys))
+            let wanted = Self.json(value, now: now)
+            if actual != wanted { out.append("after the step \(path) holds \(actual), expected \(wanted)") }
+        }
+        return out
+    }
+
+    /// A stored value as compact JSON with sorted keys, priorities left out; `null` for nothing.
+    static func json(_ node: DataNode?) -> String {
+        node?.exportJSON(includePriority: false, sortedKeys: true) ?? "null"
+    }
+
+    /// An expected value as it would be stored (server values resolved at the step's time).
+    static func json(_ value: DataInput, now: Double) -> String {
+        json(value.resolved(now: now, existing: nil))
     }
 
     /// The spec's starting tree for a test that has no `data` of its own, built once per clock.

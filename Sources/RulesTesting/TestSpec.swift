@@ -38,6 +38,10 @@ public struct TestCase: Sendable {
     public var now: Double?
     /// The steps.
     public var steps: [TestStep]
+    /// `skip: true`: reported as skipped, not run.
+    public var skip = false
+    /// `only: true`: when any test of a file has it, only those tests of the file run.
+    public var only = false
 
     /// Creates a test.
     public init(name: String, location: SourceLocation, data: DataInput?, seed: [(path: DataPath, value: DataInput)], now: Double?, steps: [TestStep]) {
@@ -64,6 +68,17 @@ public struct TestStep: Sendable {
     public var expectAllow: Bool
     /// Where the step starts in its file.
     public var location: SourceLocation
+    /// `expectData`: path → the value stored there after the step (null: nothing).
+    public var expectData: [(path: DataPath, value: DataInput)] = []
+    /// `expectValue`: the value a read returns (what is stored at its path).
+    public var expectValue: DataInput?
+    /// `expectRule`: the rule that decided, as its rule path (`/posts/$postId/.write`).
+    public var expectRule: String?
+    /// `expectReason`: text the denial's reason or explanation contains.
+    public var expectReason: String?
+
+    /// True when checking the step needs its explanation (which rule decided, and why).
+    public var needsExplanation: Bool { expectRule != nil || expectReason != nil }
 
     /// Creates a step.
     public init(auth: AuthValue, caller: String, operation: StepOperation, now: Double?, expectAllow: Bool, location: SourceLocation) {

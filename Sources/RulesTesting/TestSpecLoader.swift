@@ -19,9 +19,14 @@ public struct TestSpecLoader {
     /// Every rules file loaded so far, by path.
     public var loadedRules: [LoadedRules] { cache.keys.sorted().compactMap { cache[$0] } }
 
-    static let stepKeys: Set<String> = ["as", "read", "query", "set", "value", "update", "values", "delete", "push", "priority", "now", "expect"]
+    static let stepKeys: Set<String> = [
+        "as", "read", "query", "set", "value", "update", "values", "delete", "push", "priority", "now", "expect",
+        "expectData", "expectValue", "expectRule", "expectReason",
+    ]
     static let operationKeys = ["read", "set", "update", "delete", "push"]
-    static let testKeys: Set<String> = ["name", "data", "seed", "now", "steps"]
+    static let testKeys: Set<String> = ["name", "data", "seed", "now", "steps", "skip", "only"]
+    static let fileKeys: Set<String> = ["rules", "now", "data", "auth", "tests", "include"]
+    static let includeKeys: Set<String> = ["now", "data", "auth"]
 
     // MARK: - Files
 
@@ -97,37 +102,122 @@ public struct TestSpecLoader {
 
     private mutating func spec(_ root: SpecNode, file: SourceFile, context c: SpecContext) throws -> TestSpec {
         let members = try c.object(root, "a spec file")
-        try c.checkKeys(members, allowed: ["rules", "now", "data", "auth", "tests"], in: "a spec file")
-        let rules: LoadedRules
-        if let r = root["rules"] {
-            rules = try self.rules(r, file: file, context: c)
-        } else {
-            rules = try defaultRules(for: root, context: c, targaryen: false)
+        // Every mistake in the file is reported, not only the first: each part is read on its
+        // own and its errors collected.
+        var errors: [TestSpecError] = []
+        func collect<T>(_ body: () throws -> T) -> T? {
+            do { return try body() } catch let e as TestSpecError {
+                errors.append(e)
+            } catch let e as TestSpecErrors {
+                errors += e.errors
+            } catch {
+                errors.append(c.error(root, "\(error)"))
+            }
+            return nil
         }
-        let now = try root["now"].map { (n) throws(TestSpecError) in try c.number(n, "'now'") }
-        let data = try root["data"].map { (n) throws(TestSpecError) in try c.storedInput(n, at: .root) }
+        for m in members where !Self.fileKeys.contains(m.key) {
+            errors.append(c.error(at: m.keyLocation, "unknown key '\(m.key)' in a spec file (expected one of: \(Self.fileKeys.sorted().joined(separator: ", ")))"))
+        }
+        let rules: LoadedRules? = collect {
+            if let r = root["rules"] { return try self.rules(r, file: file, context: c) }
+            return try defaultRules(for: root, context: c, targaryen: false)
+        }
+        // Included files give `now`, `data` and `auth` that the spec's own keys override.
+        var now: Double?
+        var data: DataInput?
         var identities: [String: AuthValue] = [:]
-        if let auth = root["auth"] {
-            for m in try c.object(auth, "'auth'") {
-                identities[m.key] = try c.identity(m.value)
+        if let include = root["include"] {
+            let paths: [SpecNode] = include.members == nil && include.string == nil ? (include.items ?? [include]) : [include]
+            for p in paths {
+                _ = collect {
+                    let included = try self.included(p, from: file, context: c)
+                    let ic = SpecContext(path: included.path)
+                    for m in try ic.object(included.root, "an included file") where !Self.includeKeys.contains(m.key) {
+                        throw ic.error(at: m.keyLocation, "unknown key '\(m.key)' in an included file (expected one of: \(Self.includeKeys.sorted().joined(separator: ", ")))")
+                    }
+                    if let n = included.root["now"] { now = try ic.number(n, "'now'") }
+                    if let d = included.root["data"] { data = try self.storedData(d, at: .root, from: included.path, context: ic) }
+                    if let a = included.root["auth"] { identities.merge(try self.identities(a, from: included.path, context: ic)) { _, new in new } }
+                }
             }
         }
-        guard let testsNode = root["tests"] else { throw c.error(root, "missing 'tests' (a list of tests)") }
-        guard case .array(let items) = testsNode.kind else {
-            throw c.error(testsNode, "'tests' must be a list, not \(testsNode.kindDescription)")
+        if let n = root["now"] { now = collect { try c.number(n, "'now'") } ?? now }
+        if let d = root["data"] { data = collect { try self.storedData(d, at: .root, from: file.path, context: c) } ?? data }
+        if let a = root["auth"], let own = collect({ try self.identities(a, from: file.path, context: c) }) {
+            identities.merge(own) { _, new in new }
         }
         var tests: [TestCase] = []
-        for (i, item) in items.enumerated() {
-            tests.append(try test(item, number: i + 1, identities: identities, context: c))
+        if let testsNode = root["tests"] {
+            if case .array(let items) = testsNode.kind {
+                for (i, item) in items.enumerated() {
+                    if let t = collect({ try test(item, number: i + 1, identities: identities, specPath: file.path, context: c) }) { tests.append(t) }
+                }
+            } else {
+                errors.append(c.error(testsNode, "'tests' must be a list, not \(testsNode.kindDescription)"))
+            }
+        } else {
+            errors.append(c.error(root, "missing 'tests' (a list of tests)"))
         }
+        if !errors.isEmpty { throw TestSpecErrors(errors) }
+        guard let rules else { throw TestSpecErrors([c.error(root, "no rules")]) }
         return TestSpec(path: file.path, rules: rules, now: now, data: data, tests: tests)
     }
 
-    private func test(_ node: SpecNode, number: Int, identities: [String: AuthValue], context c: SpecContext) throws(TestSpecError) -> TestCase {
+    // MARK: - Files a spec refers to
+
+    /// The path of a value written as `{file: PATH}` (relative to the spec file), or nil.
+    static func fileReference(_ node: SpecNode) -> String? {
+        guard let m = node.members, m.count == 1, m[0].key == "file", let path = m[0].value.string else { return nil }
+        return path
+    }
+
+    /// Reads a JSON (`.json`) or YAML file named relative to the file `from`.
+    private func readNode(_ relative: String, from: String, at node: SpecNode, context c: SpecContext) throws -> (path: String, root: SpecNode) {
+        let dir = (from as NSString).deletingLastPathComponent
+        let path = Self.normalize(relative.hasPrefix("/") || dir.isEmpty ? relative : dir + "/" + relative)
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            throw c.error(node, FileManager.default.fileExists(atPath: path) ? "cannot read \(path)" : "no such file: \(path)")
+        }
+        if path.hasSuffix(".json") { return (path, try SpecNode.readJSON(SourceFile(path: path, bytes: [UInt8](bytes)))) }
+        guard let text = String(validating: [UInt8](bytes), as: UTF8.self) else {
+            throw TestSpecError(file: path, location: SourceLocation(line: 1, column: 1), message: "the file is not valid UTF-8")
+        }
+        return (path, try SpecNode.readYAML(text, path: path))
+    }
+
+    /// An `include:` entry: the file it names.
+    private func included(_ node: SpecNode, from file: SourceFile, context c: SpecContext) throws -> (path: String, root: SpecNode) {
+        guard let relative = node.string else { throw c.error(node, "'include' must be a file name or a list of them") }
+        return try readNode(relative, from: file.path, at: node, context: c)
+    }
+
+    /// A stored tree written inline or as `{file: seed.json}`.
+    private func storedData(_ node: SpecNode, at path: DataPath, from: String, context c: SpecContext) throws -> DataInput {
+        guard let relative = Self.fileReference(node) else { return try c.storedInput(node, at: path) }
+        let loaded = try readNode(relative, from: from, at: node, context: c)
+        return try SpecContext(path: loaded.path).storedInput(loaded.root, at: path)
+    }
+
+    /// The named identities of `auth`, written inline or as `{file: users.yaml}`.
+    private func identities(_ node: SpecNode, from: String, context c: SpecContext) throws -> [String: AuthValue] {
+        var source = node, sc = c
+        if let relative = Self.fileReference(node) {
+            let loaded = try readNode(relative, from: from, at: node, context: c)
+            source = loaded.root
+            sc = SpecContext(path: loaded.path)
+        }
+        var out: [String: AuthValue] = [:]
+        for m in try sc.object(source, "'auth'") { out[m.key] = try sc.identity(m.value) }
+        return out
+    }
+
+    private func test(_ node: SpecNode, number: Int, identities: [String: AuthValue], specPath: String, context c: SpecContext) throws -> TestCase {
         let members = try c.object(node, "a test")
         try c.checkKeys(members, allowed: Self.testKeys.union(Self.stepKeys), in: "a test")
         let name = try node["name"].map { (n) throws(TestSpecError) in try c.string(n, "'name'") } ?? "test \(number)"
-        let data = try node["data"].map { (n) throws(TestSpecError) in try c.storedInput(n, at: .root) }
+        let data = try node["data"].map { (n) throws in try storedData(n, at: .root, from: specPath, context: c) }
+        let skip = try node["skip"].map { (n) throws(TestSpecError) in try c.bool(n, "'skip'") } ?? false
+        let only = try node["only"].map { (n) throws(TestSpecError) in try c.bool(n, "'only'") } ?? false
         let now = try node["now"].map { (n) throws(TestSpecError) in try c.number(n, "'now'") }
         var seed: [(path: DataPath, value: DataInput)] = []
         if let s = node["seed"] {
@@ -150,7 +240,10 @@ public struct TestSpecLoader {
         } else {
             steps.append(try step(node, identities: identities, context: c, stepLevelNow: false))
         }
-        return TestCase(name: name, location: node.location, data: data, seed: seed, now: now, steps: steps)
+        var test = TestCase(name: name, location: node.location, data: data, seed: seed, now: now, steps: steps)
+        test.skip = skip
+        test.only = only
+        return test
     }
 
     private func step(_ node: SpecNode, identities: [String: AuthValue], context c: SpecContext, stepLevelNow: Bool) throws(TestSpecError) -> TestStep {
@@ -232,7 +325,46 @@ public struct TestSpecLoader {
             }
         }
         let now = stepLevelNow ? try node["now"].map { (n) throws(TestSpecError) in try c.number(n, "'now'") } : nil
-        return TestStep(auth: auth, caller: caller, operation: operation, now: now, expectAllow: expectAllow, location: node.location)
+        var step = TestStep(auth: auth, caller: caller, operation: operation, now: now, expectAllow: expectAllow, location: node.location)
+        if let e = node["expectData"] {
+            for m in try c.object(e, "'expectData'") {
+                let path: DataPath
+                do { path = try DataPath(validating: m.key) } catch { throw c.error(at: m.keyLocation, "invalid path in 'expectData': \(error.message)") }
+                step.expectData.append((path, try c.dataInput(m.value)))
+            }
+        }
+        if let e = node["expectValue"] {
+            guard op == "read" else { throw c.error(e, "'expectValue' goes with 'read' (for a write, use expectData)") }
+            guard expectAllow else { throw c.error(e, "'expectValue' needs 'expect: allow': a denied read returns nothing") }
+            step.expectValue = try c.dataInput(e)
+        }
+        if let e = node["expectRule"] {
+            step.expectRule = try Self.rulePath(e, context: c)
+        }
+        if let e = node["expectReason"] {
+            guard !expectAllow else { throw c.error(e, "'expectReason' needs 'expect: deny': only a denial has a reason") }
+            step.expectReason = try c.string(e, "'expectReason'")
+        }
+        return step
+    }
+
+    /// `expectRule` as a rule path: `/posts/$postId/.write`, or `{path: /posts/$postId, kind: .write}`.
+    static func rulePath(_ node: SpecNode, context c: SpecContext) throws(TestSpecError) -> String {
+        if let s = node.string {
+            guard s.hasPrefix("/"), [".read", ".write", ".validate"].contains(where: { s.hasSuffix("/" + $0) }) else {
+                throw c.error(node, "'expectRule' must be a rule path such as /posts/$postId/.write, or {path, kind}")
+            }
+            return s
+        }
+        let members = try c.object(node, "'expectRule'")
+        try c.checkKeys(members, allowed: ["path", "kind"], in: "'expectRule'")
+        guard let pathNode = node["path"], let kindNode = node["kind"] else { throw c.error(node, "'expectRule' needs 'path' and 'kind'") }
+        let path = try c.string(pathNode, "'path'")
+        var kind = try c.string(kindNode, "'kind'")
+        if !kind.hasPrefix(".") { kind = "." + kind }
+        guard [".read", ".write", ".validate"].contains(kind) else { throw c.error(kindNode, "'kind' must be .read, .write or .validate") }
+        guard path.hasPrefix("/") else { throw c.error(pathNode, "'path' must start with /") }
+        return (path.hasSuffix("/") ? path : path + "/") + kind
     }
 
     private func query(_ node: SpecNode, context c: SpecContext) throws(TestSpecError) -> QueryParameters {

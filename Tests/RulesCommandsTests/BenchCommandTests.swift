@@ -99,6 +99,7 @@ import Testing
         let output = BenchCLI.run(options) { labels.append($0) }
         #expect(output.exitCode == 0)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        #expect(json["version"] as? Int == 1)
         let files = try #require(json["files"] as? [[String: Any]])
         #expect(files.count == 1)
         #expect((files.first?["file"] as? String)?.hasSuffix("blog/database.rules.json") == true)
