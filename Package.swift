@@ -106,7 +106,9 @@ let package = Package(
         .testTarget(
             name: "RulesCompilerTests", dependencies: ["RulesTestSupport", "RulesCompiler", "RulesSyntax"], exclude: ["Golden"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "RulesRuntimeTests", dependencies: ["RulesTestSupport", "RulesRuntime", "RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RulesRuntimeTests", dependencies: ["RulesTestSupport", "RulesRuntime", "RulesCompiler", "RulesSyntax"], exclude: ["Golden"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "DatabaseRulesTests", dependencies: ["RulesTestSupport", "DatabaseRules"], swiftSettings: swiftSettings),
         .testTarget(name: "RulesTestingTests", dependencies: ["RulesTestSupport", "RulesTesting"], swiftSettings: swiftSettings),
         .testTarget(

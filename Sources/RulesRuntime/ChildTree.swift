@@ -99,6 +99,16 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         return found ? tree.node(at: index) : nil
     }
 
+    /// Appends the first keys in order until `out` holds `limit`, without walking the rest.
+    func firstKeys(_ limit: Int, into out: inout [String]) {
+        let n = slotCount
+        if isLeaf {
+            for i in 0..<n where out.count < limit { out.append(key(at: i)) }
+        } else {
+            for i in 0..<n where out.count < limit { sub(at: i).firstKeys(limit, into: &out) }
+        }
+    }
+
     /// Calls `body` with each key and child in order.
     func forEach(_ body: (String, DataNode) -> Void) {
         withUnsafeMutablePointers { header, slots in

@@ -63,6 +63,13 @@ public final class DataNode: Sendable {
     /// The number of children (0 for a leaf).
     public var childCount: Int { childTree?.entryCount ?? 0 }
 
+    /// The first `limit` child keys, in ``KeyOrder``, without visiting the others.
+    public func firstChildKeys(_ limit: Int) -> [String] {
+        var out: [String] = []
+        childTree?.firstKeys(limit, into: &out)
+        return out
+    }
+
     /// Calls `body` with each child's key and node, in ``KeyOrder``.
     public func forEachChild(_ body: (String, DataNode) -> Void) {
         childTree?.forEach(body)

@@ -33,17 +33,74 @@ public struct Explanation: Sendable {
         return evaluations.last { !$0.outcome.isTrue }
     }
 
-    /// A readable multi-line rendering.
+    /// Why a denial was decided, in one line: the part of the deciding rule that was false (down
+    /// `&&` to the first false conjunct), its value and what made it so, e.g.
+    /// `newData.hasChildren(['title','body']) was false: missing 'body'`; or the deciding rule's
+    /// runtime error. Nil when allowed, rejected, or when no rule decided. The part's source
+    /// text is cut (with `…`) to keep the first line of ``text`` within
+    /// ``ExplanationFormat/headlineWidth`` columns where it can.
+    public var headline: String? {
+        guard !allowed, rejection == nil, let d = decisive else { return nil }
+        switch d.outcome {
+        case .error(let e):
+            return "error in \(d.rulePath): \(e.message)"
+        case .value:
+            let part = d.falsePart ?? d.source
+            if part.isEmpty || (d.falsePart == nil && (part == "false" || part == "true")) {
+                return "\(d.rulePath) is \(d.outcome)"
+            }
+            var rest = " was " + (d.decidingValue ?? "false")
+            if let detail = d.falseDetail { rest += ": " + detail }
+            let room = ExplanationFormat.headlineWidth - "\(operation): denied: ".count - rest.count
+            return ExplanationFormat.clip(part, max(room, ExplanationFormat.headlinePartWidth)) + rest
+        }
+    }
+
+    /// A readable multi-line rendering. A denial leads with the ``headline`` (after the
+    /// verdict), where it is (`file:line:col`, rule and data path) and the rules file's line
+    /// with carets under it, cut to ``ExplanationFormat/sourceWidth`` columns around them; then
+    /// every rule evaluated, `→` marking the one that decided. A rule evaluated again at the same
+    /// place with the same result and values (an ancestor shared by the paths of a multi-path
+    /// update) is shown once, followed by `(also for N other paths)`.
     public var text: String {
-        var out = "\(operation): \(allowed ? "allowed" : "denied")\n"
+        var out = "\(operation): \(allowed ? "allowed" : "denied")"
+        let deciding = decisive
+        if let headline, let d = deciding {
+            out += ": " + headline + "\n"
+            let at = d.excerpt.map { "\(d.file):\($0.location.line):\($0.location.column)" } ?? d.position
+            out += "  at \(at) in \(d.rulePath) on \(d.dataPath)\n"
+            if let excerpt = d.excerpt {
+                let (source, carets) = excerpt.rendered()
+                out += "    " + source + "\n"
+                out += "    " + carets + "\n"
+            }
+        } else {
+            out += "\n"
+        }
         if let rejection { out += "  rejected before any rule ran: \(rejection)\n" }
         if evaluations.isEmpty && rejection == nil {
             out += "  no rule applies on this path\n"
         }
-        let deciding = decisive
-        for e in evaluations {
-            let marker = (deciding?.id == e.id) ? "→ " : "  "
-            out += "  \(marker)\(e.summary)\n"
+        // The same evaluation repeated: shown the first time, counted after.
+        var firstOf: [String: Int] = [:]
+        var repeats: [Int: Int] = [:]
+        var representative: [Int] = []
+        for (i, e) in evaluations.enumerated() {
+            let key = e.identity
+            if let first = firstOf[key] {
+                repeats[first, default: 0] += 1
+                representative.append(first)
+            } else {
+                firstOf[key] = i
+                representative.append(i)
+            }
+        }
+        let decidingIndex = deciding.flatMap { d in evaluations.firstIndex { $0.id == d.id } }.map { representative[$0] }
+        for (i, e) in evaluations.enumerated() where representative[i] == i {
+            let marker = decidingIndex == i ? "→ " : "  "
+            var summary = e.summary
+            if let n = repeats[i] { summary += " (also for \(n) other \(n == 1 ? "path" : "paths"))" }
+            out += "  \(marker)\(summary)\n"
             if !e.bindings.isEmpty {
                 out += "      with " + e.bindings.map { "\($0.name) = \(Value.quote($0.value))" }.joined(separator: ", ") + "\n"
             }
@@ -82,9 +139,27 @@ public struct RuleEvaluation: Sendable, Identifiable {
     /// operand, down `||` to the first alternative, into the branch of `?:` taken); nil when
     /// the whole rule is that expression, or the rule was not false.
     public var falsePart: String? = nil
+    /// For a false rule, the value of the part that made it false (``falsePart``, or the whole
+    /// rule): `false`, or what a non-boolean came to.
+    public var decidingValue: String? = nil
+    /// For a false rule, what made that part false, in a few words: `missing 'body'` for a
+    /// `hasChildren([...])`, `'alice' === 'bob'` for a comparison, what a method was called on;
+    /// nil when there is nothing to add.
+    public var falseDetail: String? = nil
+    /// The line of the rules file with the part that made a false rule false (or the runtime
+    /// error), for carets under it.
+    public var excerpt: SourceExcerpt? = nil
 
     /// `file:line:col`.
     public var position: String { "\(file):\(location.line):\(location.column)" }
+
+    /// What makes two evaluations the same for a reader: rule, place, data path, result and values.
+    var identity: String {
+        var parts = [rulePath, position, dataPath, outcome.description, source]
+        for b in bindings { parts.append(b.name + "=" + b.value) }
+        for v in values { parts.append(v.text + "=" + v.value) }
+        return parts.joined(separator: "\u{0}")
+    }
 
     /// One line: rule path, position, data path and result.
     public var summary: String {

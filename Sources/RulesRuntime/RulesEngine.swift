@@ -487,17 +487,29 @@ struct Evaluator<T: Tracer> {
     private mutating func record(_ ruleIndex: Int, _ outcome: RuleOutcome, _ dataEntry: Int32) {
         let rule = ruleset.rules[ruleIndex]
         let file = ruleset.file
-        let recorded = tracer.take()
+        let stored = tracer.takeStored()
+        var recorded = tracer.take()
         var values: [(text: String, value: String)] = []
         var source = ""
         var falsePart: String?
+        var deciding: (value: String, detail: String?)?
+        var excerpt: SourceExcerpt?
         if let expr = rule.expression {
             source = Self.oneLine(expr.source.text)
-            if case .value(false) = outcome, let node = Self.decidingFalse(expr.root, recorded, known: true), node !== expr.root {
-                falsePart = Self.oneLine(file.text(of: expr.fileRange(of: node)))
-            }
             var nodes: [Expression] = []
             Self.collect(expr.root, into: &nodes)
+            // An object `val()` returned is shown by the keys of the snapshot it was called on.
+            for n in nodes where recorded[Int32(n.id)] == Value.object.description {
+                if case .call(let callee, let arguments) = n.kind, arguments.isEmpty,
+                   case .member(let object, "val", _) = callee.kind, let here = stored[Int32(object.id)] ?? nil {
+                    recorded[Int32(n.id)] = ExplanationFormat.objectSummary(here)
+                }
+            }
+            if case .value(false) = outcome, let node = Self.decidingFalse(expr.root, recorded, known: true) {
+                if node !== expr.root { falsePart = Self.oneLine(file.text(of: expr.fileRange(of: node))) }
+                deciding = (recorded[Int32(node.id)] ?? "false", Self.falseDetail(node, expr, file, recorded, stored))
+                excerpt = SourceExcerpt(file: file, range: expr.fileRange(of: node))
+            }
             for n in nodes.sorted(by: { ($0.range.start, -$0.range.end) < ($1.range.start, -$1.range.end) }) {
                 guard let v = recorded[Int32(n.id)] else { continue }
                 if case .boolean = n.kind { continue }
@@ -508,6 +520,7 @@ struct Evaluator<T: Tracer> {
             }
         } else if let c = rule.constant {
             source = c ? "true" : "false"
+            if !c { excerpt = SourceExcerpt(file: file, range: rule.range) }
         }
         var bindings: [(name: String, value: String)] = []
         let names = Self.wildcardNames(ruleset, rule)
@@ -515,11 +528,56 @@ struct Evaluator<T: Tracer> {
             bindings.append((names[i], key))
         }
         var errorLocation: SourceLocation?
-        if case .error(let e) = outcome { errorLocation = file.location(of: e.range) }
+        if case .error(let e) = outcome {
+            errorLocation = file.location(of: e.range)
+            excerpt = SourceExcerpt(file: file, range: e.range)
+        }
         log.append(RuleEvaluation(
             id: log.count, kind: rule.kind, dataPath: display(snaps.path(of: dataEntry)), rulePath: rule.rulePath,
             file: file.path, location: file.location(of: rule.range), outcome: outcome, errorLocation: errorLocation,
-            bindings: bindings, source: source, values: values, falsePart: falsePart))
+            bindings: bindings, source: source, values: values, falsePart: falsePart,
+            decidingValue: deciding?.value, falseDetail: deciding?.detail, excerpt: excerpt))
+    }
+
+    /// What made the deciding part of a false rule false, in a few words: the keys a
+    /// `hasChildren([...])` missed (`missing 'body'`), the two values a comparison compared
+    /// (`'alice' === 'bob'`), or what a method was called on (`newData = snapshot /a = 5`);
+    /// nil when there is nothing to add.
+    static func falseDetail(_ node: Expression, _ expr: CheckedExpression, _ file: SourceFile,
+                            _ recorded: [Int32: String], _ stored: [Int32: DataNode?]) -> String? {
+        let width = ExplanationFormat.headlineValueWidth
+        func value(_ e: Expression) -> String? {
+            if let v = recorded[Int32(e.id)] { return v }
+            switch e.kind {
+            case .string(let s): return Value.quote(s)
+            case .number(let n): return JSNumberFormatter.string(n)
+            case .boolean(let b): return b ? "true" : "false"
+            case .null: return "null"
+            default: return nil
+            }
+        }
+        switch node.kind {
+        case .binary(let op, let left, let right, _):
+            guard let l = value(left), let r = value(right) else { return nil }
+            return "\(ExplanationFormat.clip(l, width)) \(op.rawValue) \(ExplanationFormat.clip(r, width))"
+        case .call(let callee, let arguments):
+            guard case .member(let object, let name, _) = callee.kind else { return nil }
+            if name == "hasChildren", let list = arguments.first, case .array(let items) = list.kind,
+               let here = stored[Int32(object.id)] {
+                // The names as `hasChildren` reads them: a name with slashes is a path.
+                var missing: [String] = []
+                for item in items {
+                    guard case .string(let key) = item.kind else { return nil }
+                    let keys = key.split(separator: "/").map(String.init)
+                    if keys.isEmpty || here?.descendant(keys) == nil { missing.append(Value.quote(key, limit: width)) }
+                }
+                if !missing.isEmpty { return "missing " + missing.joined(separator: ", ") }
+            }
+            guard let v = value(object) else { return nil }
+            return "\(ExplanationFormat.clip(oneLine(file.text(of: expr.fileRange(of: object))), width)) = \(v)"
+        default:
+            return nil
+        }
     }
 
     private static func collect(_ e: Expression, into out: inout [Expression]) {

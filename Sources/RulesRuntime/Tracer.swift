@@ -9,12 +9,20 @@ public protocol Tracer {
     /// ``CompiledRuleset/rules`` and its outcome, whether or not an explanation is asked for
     /// (never for ``NoTracer``). Coverage uses it to skip rendering explanations.
     mutating func ruleEvaluated(_ rule: Int32, outcome: RuleOutcome)
+    /// Hands over what was stored at each snapshot value recorded since the last ``take()``, by
+    /// expression node id (nil: nothing stored there), for explanations that look into the
+    /// data: which keys a `hasChildren([...])` missed, the keys of an object `val()` returned.
+    /// When explaining, the engine calls it just before ``take()``.
+    mutating func takeStored() -> [Int32: DataNode?]
 }
 
 extension Tracer {
     /// Does nothing by default.
     @inline(__always)
     public mutating func ruleEvaluated(_ rule: Int32, outcome: RuleOutcome) {}
+
+    /// Nothing by default.
+    public mutating func takeStored() -> [Int32: DataNode?] { [:] }
 }
 
 /// The tracer that records nothing.
@@ -26,11 +34,14 @@ public struct NoTracer: Tracer, Sendable {
     public mutating func take() -> [Int32: String] { [:] }
 }
 
-/// A tracer that keeps the last value of every node, rendered for people; a snapshot is shown as
-/// its path and what is stored there.
+/// A tracer that keeps the last value of every node, rendered for people: a snapshot is shown as
+/// its path and what is stored there, an object by its keys (`{body, title, +3 more}`, see
+/// ``ExplanationFormat/objectSummary(_:)``).
 public struct RecordingTracer: Tracer {
     /// Rendered values by expression node id.
     public var values: [Int32: String] = [:]
+    /// What was stored at each snapshot value, by expression node id (see ``takeStored()``).
+    public var stored: [Int32: DataNode?] = [:]
 
     /// Creates an empty recorder.
     public init() {}
@@ -38,20 +49,29 @@ public struct RecordingTracer: Tracer {
     public mutating func record(node: Int32, value: Value, snapshots: SnapshotTable) {
         if case .snapshot(let i) = value {
             let path = "/" + snapshots.path(of: i).joined(separator: "/")
+            let here = snapshots.peekNode(i)
             let content: String
-            if let stored = snapshots.peekNode(i) {
-                content = stored.value.map { Value($0).description } ?? "{…}"
+            if let here {
+                content = here.value.map { Value($0).description } ?? ExplanationFormat.objectSummary(here)
             } else {
                 content = "null"
             }
             values[node] = "snapshot \(path) = \(content)"
+            stored[node] = .some(here)
+        } else if case .auth(let member) = value {
+            values[node] = ExplanationFormat.authSummary(member)
         } else {
             values[node] = value.description
         }
     }
 
     public mutating func take() -> [Int32: String] {
-        defer { values.removeAll(keepingCapacity: true) }
+        defer {
+            values.removeAll(keepingCapacity: true)
+            stored.removeAll(keepingCapacity: true)
+        }
         return values
     }
+
+    public mutating func takeStored() -> [Int32: DataNode?] { stored }
 }
