@@ -57,6 +57,8 @@ final class RecordingSink: EventSink {
             #expect(error.message == "Permission denied")
             #expect(error.explanation?.contains("/users/$uid/.write at database.rules.json:3:") == true)
             #expect(error.explanation?.contains("$uid = bob") == true)
+            // What made the rule false: the values it compared.
+            #expect(error.explanation?.contains("is false: 'alice' === 'bob'") == true, "\(error.explanation ?? "")")
         }
     }
 
