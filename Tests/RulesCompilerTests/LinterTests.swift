@@ -85,6 +85,8 @@ func doc(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
         .init(name: "root elsewhere", rules: doc(#""p": {"$id": {".write": "root.child('admins').hasChild(auth.uid)", ".validate": "newData.isString()"}}"#), expected: []),
         .init(name: "root to another wildcard", rules: doc(#""p": {"$id": {".write": "auth != null && root.child('p').child(auth.uid).exists()", ".validate": "newData.isString()"}}"#), expected: []),
         .init(name: "root in read", rules: doc(#""p": {"$id": {".read": "auth != null && root.child('p/' + $id).exists()"}}"#), expected: []),
+        .init(name: "admin-only write needs no validate", rules: doc(#""config": {".write": "auth != null && root.child('/admins/' + auth.uid).val() == true"}, "flags": {".write": "root.child('admins').child(auth.uid).exists()"}, "more": {".write": "root.child('admins').hasChild(auth.uid)"}"#), expected: []),
+        .init(name: "a user write with an admin alternative needs a validate", rules: doc(#""u": {"$uid": {".write": "auth.uid == $uid || root.child('admins/' + auth.uid).exists()"}}"#), expected: [.unvalidatedWrite]),
         // authorization-in-validate
         .init(name: "owner check only in validate", rules: doc(#""p": {"$id": {".write": "auth != null", ".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: [.authorizationInValidate]),
         .init(name: "token check only in validate", rules: doc(#""p": {"$id": {".write": "auth != null", ".validate": "auth.token.admin == true && newData.isString()"}}"#), expected: [.authorizationInValidate]),
@@ -96,6 +98,8 @@ func doc(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
         // weaker-ancestor-grant
         .init(name: "signed-in parent implies owner child", rules: doc(#""u": {".write": "auth != null", "$uid": {".write": "auth.uid == $uid", ".validate": "newData.isString()"}}"#), expected: [.weakerAncestorGrant]),
         .init(name: "signed-in parent implies owner read", rules: doc(#""u": {".read": "auth != null", "$uid": {".read": "auth.uid == $uid"}}"#), expected: [.weakerAncestorGrant]),
+        .init(name: "a repeated grant is not stricter", rules: doc(#""u": {".read": "auth != null", "$uid": {".read": "auth != null"}}"#), expected: []),
+        .init(name: "a signed-in alternative is not stricter", rules: doc(#""u": {".read": "auth.uid != null", "$uid": {".read": "auth != null || root.child('admins/' + auth.uid).exists()"}}"#), expected: []),
         .init(name: "shared conjunct implies", rules: doc(#""u": {".read": "auth.token.admin == true", "$uid": {".read": "auth.token.admin == true && query.limitToFirst <= 10"}}"#), expected: [.weakerAncestorGrant]),
         .init(name: "child true when signed out is not implied", rules: doc(#""u": {".read": "auth != null", "$uid": {".read": "data.child('public').val() == true"}}"#), expected: []),
         .init(name: "data conjuncts differ by location", rules: doc(#""u": {".read": "data.child('open').val() == true", "$uid": {".read": "data.child('open').val() == true"}}"#), expected: []),

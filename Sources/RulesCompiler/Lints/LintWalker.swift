@@ -55,9 +55,9 @@ struct LintWalker {
         walk(root, Context())
         for (index, count) in unvalidatedBelow where count > 0 {
             let f = findings[index]
-            let rules = count == 1 ? "1 .write below it" : "\(count) .write rules below it"
+            let rest = count == 1 ? "the .write below it, which has" : "the \(count) .write rules below it, which have"
             findings[index] = LintFinding(
-                code: f.code, message: f.diagnostic.message + " The same holds for the \(rules), which have no .validate either.",
+                code: f.code, message: f.diagnostic.message + " The same holds for \(rest) no .validate either.",
                 range: f.diagnostic.range, anchor: f.anchor)
         }
     }
@@ -97,7 +97,7 @@ struct LintWalker {
                     "Anyone, signed in or not, can \(kind == .read ? "read" : "write") \(what): \(why), and no rule below can take the grant back.")
                 publicFinding = findings.count - 1
             }
-            if kind == .write, !verdict.neverTrue, !hasValidate(node), !onlyDeletes(rule), !checksNewValue(rule) {
+            if kind == .write, !verdict.neverTrue, !hasValidate(node), !onlyDeletes(rule), !checksNewValue(rule), !onlyAdministrators(rule) {
                 if let above = inner.unvalidatedAbove {
                     unvalidatedBelow[above, default: 0] += 1
                 } else if let p = publicFinding, kind == .write {
@@ -165,6 +165,16 @@ struct LintWalker {
         let mine = conjuncts(checked.root)
         for a in ancestors {
             let theirs = conjuncts(a.checked.root)
+            // Only a rule that looks stricter than the ancestor's is reported: one with a
+            // conjunct that is neither a signed-in test (nor an `||` offering one) nor the
+            // ancestor's own. A mere repeat of the grant is redundant, not misleading.
+            let theirTexts = Set(theirs.map { normalized(text($0, a.checked)) })
+            let stricter = mine.contains { c in
+                if isSignedInTest(c, checked) { return false }
+                if case .logical(.or, let options) = c.kind, options.contains(where: { isSignedInTest($0, checked) }) { return false }
+                return !theirTexts.contains(normalized(text(c, checked)))
+            }
+            guard stricter else { continue }
             let implied = theirs.allSatisfy { t in
                 if isSignedInTest(t, a.checked) { return verdict.neverTrueWhenSignedOut }
                 guard !usesRelativeSnapshot(t, a.checked) else { return false }
@@ -309,6 +319,30 @@ struct LintWalker {
             if case .member(let recv, _, _) = callee.kind, case .newData? = checked.resolution(of: recv) { return true }
             return false
         }
+    }
+
+    /// True for a `.write` that only members of a role table pass: besides signed-in tests, its
+    /// one condition looks the caller up under a fixed key, `root.child('admins/' + auth.uid)`
+    /// or `root.child('admins').child(auth.uid)` (then `.exists()`, `.val() == true`, or
+    /// `root.child('admins').hasChild(auth.uid)`). Administrators are trusted with the shape of
+    /// what they store, so `unvalidated-write` says nothing about such a location.
+    private func onlyAdministrators(_ rule: Rule) -> Bool {
+        guard case .expression(let checked) = rule.body else { return false }
+        let conditions = conjuncts(checked.root).filter { !isSignedInTest($0, checked) }
+        guard conditions.count == 1 else { return false }
+        let t = Substring(normalized(text(conditions[0], checked)))
+        guard t.hasPrefix("root.child('") else { return false }
+        var rest = t.dropFirst("root.child('".count)
+        if rest.first == "/" { rest = rest.dropFirst() }
+        let table = rest.prefix { $0.isLetter || $0 == "_" || $0 == "-" }
+        guard !table.isEmpty else { return false }
+        rest = rest.dropFirst(table.count)
+        if rest.first == "/" { rest = rest.dropFirst() }
+        for hasChild in ["').hasChild(auth.uid)"] where rest == hasChild { return true }
+        var lookedUp: Substring?
+        for form in ["'+auth.uid)", "').child(auth.uid)"] where rest.hasPrefix(form) { lookedUp = rest.dropFirst(form.count) }
+        guard let tail = lookedUp else { return false }
+        return tail == ".exists()" || tail == ".val()==true" || tail == ".val()===true"
     }
 
     /// True for a `.write` that inspects the new value itself (`newData...val()`, `isString()`,
