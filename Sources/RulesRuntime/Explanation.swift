@@ -153,9 +153,10 @@ public struct RuleEvaluation: Sendable, Identifiable {
     /// `file:line:col`.
     public var position: String { "\(file):\(location.line):\(location.column)" }
 
-    /// What makes two evaluations the same for a reader: rule, place, data path, result and values.
+    /// What makes two evaluations the same for a reader: rule, place, data path, result (with
+    /// where an error happened), bound `$vars` and values.
     var identity: String {
-        var parts = [rulePath, position, dataPath, outcome.description, source]
+        var parts = [summary, source]
         for b in bindings { parts.append(b.name + "=" + b.value) }
         for v in values { parts.append(v.text + "=" + v.value) }
         return parts.joined(separator: "\u{0}")
