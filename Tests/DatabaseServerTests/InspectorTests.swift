@@ -142,6 +142,7 @@ import Testing
                 #expect(decisive["line"] as? Int == 2)
                 #expect(decisive["result"] as? String == "false")
                 #expect(decisive["falsePart"] as? String == "auth.uid === $uid")
+                #expect(decisive["falseDetail"] as? String == "'alice' === 'bob'")
                 let values = try #require(decisive["values"] as? [[String: String]])
                 #expect(values.contains { $0["text"] == "auth.uid === $uid" && $0["value"] == "false" })
                 let rules = try #require(detail["rules"] as? [String: Any])

@@ -9,10 +9,11 @@ import DatabaseRules
 ///    "file": "database.rules.json", "line": 20, "column": 19, "result": "false", "error": null,
 ///    "errorLine": null, "errorColumn": null, "bindings": [{"name": "$postId", "value": "p1"}],
 ///    "source": "auth != null && …", "values": [{"text": "auth != null", "value": "true"}],
-///    "falsePart": "!data.exists()"}]}
+///    "falsePart": "!data.exists()", "falseDetail": null}]}
 /// ```
 ///
 /// `decisive` is an index into `evaluations` (null when no rule decided, e.g. no rule grants).
+/// `falseDetail` says what made a false rule's false part false (`missing 'body'`, `2 === 1`).
 enum ExplanationJSON {
     static func render(_ explanation: Explanation) -> String {
         let decisiveID = explanation.decisive?.id
@@ -40,7 +41,8 @@ enum ExplanationJSON {
         out += #","bindings":["# + e.bindings.map { #"{"name":"# + q($0.name) + #","value":"# + q($0.value) + "}" }.joined(separator: ",") + "]"
         out += #","source":"# + q(e.source)
         out += #","values":["# + e.values.map { #"{"text":"# + q($0.text) + #","value":"# + q($0.value) + "}" }.joined(separator: ",") + "]"
-        out += #","falsePart":"# + (e.falsePart.map(q) ?? "null") + "}"
+        out += #","falsePart":"# + (e.falsePart.map(q) ?? "null")
+        out += #","falseDetail":"# + (e.falseDetail.map(q) ?? "null") + "}"
         return out
     }
 

@@ -666,6 +666,7 @@ enum InspectorScript {
               if (decisive.falsePart) {
                 box.append(el('p', null, 'False sub-expression: ', el('code', { class: 'false-part-text', id: 'false-part' }, decisive.falsePart)));
               }
+              if (decisive.falseDetail) box.append(el('p', { id: 'false-detail' }, 'Why: ', el('code', null, decisive.falseDetail)));
               if (decisive.bindings.length) box.append(el('p', null, 'with ' + decisive.bindings.map(function (b) { return b.name + ' = ' + b.value; }).join(', ')));
             } else if (!ex.rejection) {
               box.append(el('p', null, 'No rule grants it: there is no .read or .write that is true on this path or above.'));
