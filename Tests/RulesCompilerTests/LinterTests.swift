@@ -90,6 +90,8 @@ func doc(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
         // authorization-in-validate
         .init(name: "owner check only in validate", rules: doc(#""p": {"$id": {".write": "auth != null", ".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: [.authorizationInValidate]),
         .init(name: "token check only in validate", rules: doc(#""p": {"$id": {".write": "auth != null", ".validate": "auth.token.admin == true && newData.isString()"}}"#), expected: [.authorizationInValidate]),
+        .init(name: "admin lookup only in validate", rules: doc(#""m": {"$id": {".write": true, ".validate": "newData.isString() && root.child('admins').child(auth.uid).val() != null"}}"#), expected: [.publicWrite, .authorizationInValidate]),
+        .init(name: "membership check only in validate", rules: doc(#""m": {"$id": {".write": "auth != null", ".validate": "root.child('members').hasChild(auth.uid) && newData.isString()"}}"#), expected: [.authorizationInValidate]),
         .init(name: "owner check also in write", rules: doc(#""p": {"$id": {".write": "auth != null && (!data.exists() || data.child('owner').val() == auth.uid)", ".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: []),
         .init(name: "write forbids deletes", rules: doc(#""p": {"$id": {".write": "auth != null && newData.exists()", ".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: []),
         .init(name: "create only write", rules: doc(#""p": {"$id": {".write": "auth != null && !data.exists()", ".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: []),

@@ -228,7 +228,15 @@ struct LintWalker {
         if case .binary(let op, let l, let r, _) = e.kind, op.isEquality || op.isRelational {
             func isNull(_ x: Expression) -> Bool { if case .null = x.kind { true } else { false } }
             if !isNull(l), !isNull(r), usesAuthProperty(l, checked) || usesAuthProperty(r, checked) { return e }
+            // `root.child('admins/' + auth.uid).val() != null`: a lookup by the caller, not the
+            // signed-in test `auth.uid != null`.
+            if isNull(l) != isNull(r) {
+                let other = isNull(l) ? r : l
+                if usesAuthProperty(other, checked), !isSignedInTest(e, checked) { return e }
+            }
         }
+        // `hasChild(auth.uid)`, `child('admins/' + auth.uid)`: the caller looked up in the data.
+        if case .call(_, let arguments) = e.kind, arguments.contains(where: { usesAuthProperty($0, checked) }) { return e }
         for c in e.subexpressions {
             if let found = authorizationComparison(c, checked) { return found }
         }
@@ -323,9 +331,10 @@ struct LintWalker {
 
     /// True for a `.write` that only members of a role table pass: besides signed-in tests, its
     /// one condition looks the caller up under a fixed key, `root.child('admins/' + auth.uid)`
-    /// or `root.child('admins').child(auth.uid)` (then `.exists()`, `.val() == true`, or
-    /// `root.child('admins').hasChild(auth.uid)`). Administrators are trusted with the shape of
-    /// what they store, so `unvalidated-write` says nothing about such a location.
+    /// or `root.child('admins').child(auth.uid)` (then `.exists()`, `.val() == true` or
+    /// `.val() != null`), or `root.child('admins').hasChild(auth.uid)`. Administrators are
+    /// trusted with the shape of what they store, so `unvalidated-write` says nothing about such a
+    /// location.
     private func onlyAdministrators(_ rule: Rule) -> Bool {
         guard case .expression(let checked) = rule.body else { return false }
         let conditions = conjuncts(checked.root).filter { !isSignedInTest($0, checked) }
@@ -342,7 +351,7 @@ struct LintWalker {
         var lookedUp: Substring?
         for form in ["'+auth.uid)", "').child(auth.uid)"] where rest.hasPrefix(form) { lookedUp = rest.dropFirst(form.count) }
         guard let tail = lookedUp else { return false }
-        return tail == ".exists()" || tail == ".val()==true" || tail == ".val()===true"
+        return [".exists()", ".val()==true", ".val()===true", ".val()!=null", ".val()!==null"].contains(tail)
     }
 
     /// True for a `.write` that inspects the new value itself (`newData...val()`, `isString()`,
