@@ -100,6 +100,8 @@ let package = Package(
             name: "BareServer",
             dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings),
+        // The benchmark suite without the server's dependencies, for profiling under valgrind.
+        .executableTarget(name: "rules-profile", dependencies: ["RulesBenchmark"], swiftSettings: swiftSettings),
         .executableTarget(name: "rules", dependencies: ["RulesCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: swiftSettings),
 
         .testTarget(name: "RulesSyntaxTests", dependencies: ["RulesTestSupport", "RulesSyntax"], swiftSettings: swiftSettings),

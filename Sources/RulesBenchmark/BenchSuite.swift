@@ -116,6 +116,7 @@ public struct BenchSuite: Sendable {
         return [
             ("read /posts/\(p)", .read(path: "/posts/\(p)"), bob),
             ("set /posts/\(p)/title (leaf, .write and .validate chain)", .set(path: "/posts/\(p)/title", value: "A new title"), alice),
+            ("set /posts/\(p)/title by another user (denied by .write)", .set(path: "/posts/\(p)/title", value: "A new title"), bob),
             ("update / star, 2 paths with increment", .update(path: "/", values: [
                 ("posts/\(p)/stars/bob", true), ("posts/\(p)/starCount", .increment(1)),
             ]), bob),
@@ -218,6 +219,8 @@ public struct BenchSuite: Sendable {
         let title: DataInput = "A new title"
         pair("set title", vm: { engine.decide(.set(path: titlePath, value: title), on: root, auth: Self.alice, now: Self.now, scratch: &scratch).allowed },
              native: { NativeBlogRules.setPostField(titlePath, value: title, root: root, auth: Self.alice, now: Self.now).allowed })
+        pair("denied set title (not the author)", vm: { engine.decide(.set(path: titlePath, value: title), on: root, auth: Self.bob, now: Self.now, scratch: &scratch).allowed },
+             native: { NativeBlogRules.setPostField(titlePath, value: title, root: root, auth: Self.bob, now: Self.now).allowed })
         let star: [(String, DataInput)] = [("posts/\(p)/stars/bob", true), ("posts/\(p)/starCount", .increment(1))]
         pair("star update (2 paths)", vm: { engine.decide(.update(path: "/", values: star), on: root, auth: Self.bob, now: Self.now, scratch: &scratch).allowed },
              native: { NativeBlogRules.star(star, root: root, auth: Self.bob, now: Self.now).allowed })

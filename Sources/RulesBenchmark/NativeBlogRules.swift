@@ -16,23 +16,38 @@ public enum NativeBlogRules {
     }
 
     /// `set /posts/$postId/title` (or `body`): the post's `.write` (create or delete only), then
-    /// the field's `.write`, then `$postId/.validate` and the field's `.validate`.
+    /// the field's `.write`, then `$postId/.validate` and the field's `.validate`. Permission
+    /// is decided before the new tree is built, as a hand-written server would: a denied write
+    /// builds nothing.
     public static func setPostField(_ path: String, value: DataInput, root: DataNode?, auth: AuthValue, now: Double) -> (allowed: Bool, newRoot: DataNode?) {
         guard let p = try? DataPath(validating: path) else { return (false, root) }
         let keys = p.keys
         guard keys.count == 3, keys[0] == "posts", keys[2] == "title" || keys[2] == "body" else { return (false, root) }
         guard (try? value.validate(at: p)) != nil else { return (false, root) }
-        let node = value.resolved(now: now, existing: root?.descendant(keys))
-        let newRoot = DataNode.replacing(root, at: p, with: node)
-        let uid = uidOf(auth)
         let oldPost = root?.child("posts")?.child(keys[1])
-        let newPost = newRoot?.child("posts")?.child(keys[1])
-        var permitted = postWrite(auth: auth, uid: uid, old: oldPost, new: newPost)
-        if !permitted {
-            permitted = auth != .null && uid != nil && string(oldPost?.child("uid")) == uid && node != nil
+        let oldField = oldPost?.child(keys[2])
+        let node = value.resolved(now: now, existing: oldField)
+        let uid = uidOf(auth)
+        var permitted = false
+        var newRoot: DataNode?
+        if auth != .null {
+            if oldPost == nil {
+                // A create: the post's .write reads the new post.
+                newRoot = DataNode.replacing(root, at: p, with: node)
+                permitted = postWrite(auth: auth, uid: uid, old: nil, new: newRoot?.child("posts")?.child(keys[1]))
+            } else {
+                // The post's .write allows only a delete of the whole post: the new post is gone
+                // when nothing is written and the field was its only child.
+                let newPostExists = node != nil || oldPost!.childCount > (oldField == nil ? 0 : 1)
+                permitted = !newPostExists && uid != nil && string(oldPost?.child("uid")) == uid
+            }
+            if !permitted {
+                permitted = uid != nil && string(oldPost?.child("uid")) == uid && node != nil
+            }
         }
         guard permitted else { return (false, root) }
-        guard let newPost, postValidate(newPost) else { return (false, root) }
+        if newRoot == nil { newRoot = DataNode.replacing(root, at: p, with: node) }
+        guard let newPost = newRoot?.child("posts")?.child(keys[1]), postValidate(newPost) else { return (false, root) }
         if let node {
             if keys[2] == "title" {
                 guard case .string(let s)? = node.value, s.utf16.count <= 200 else { return (false, root) }

@@ -240,23 +240,28 @@ public final class DataNode: Sendable {
         var replacement = node
         var level = keys.count - 1
         while level >= 0 {
-            let key = keys[level]
-            if let parent = path[level] {
-                let updated = trails.withUnsafeBufferPointer { trails in
-                    let trail = trails.baseAddress! + level * ChildTree.maxTrail
-                    return trail[0] >= 0 ? parent.settingChild(key, to: replacement, trail: trail) : parent.settingChild(key, to: replacement)
-                }
-                if updated === parent { return root }
-                replacement = updated
-            } else {
-                // No node here: create one only if something is being written below.
-                guard let child = replacement else { return root }
-                replacement = DataNode(onlyChild: child, at: key, priority: nil)
-            }
+            let updated = replacingChild(of: path[level], keys[level], with: replacement, trails: trails, level: level)
+            // Nothing changed at this level: nothing changes above it either.
+            if updated === path[level] { return root }
+            replacement = updated
             newPath[level] = replacement
             level -= 1
         }
         return replacement
+    }
+
+    /// One level of a path copy: `parent` (nil where nothing is stored) with its child at `key`
+    /// replaced by `child`, following the trail that ``pathNodes(_:_:into:trails:)`` left for
+    /// `level` when the child was found there. Returns `parent` itself when nothing changes.
+    static func replacingChild(of parent: DataNode?, _ key: String, with child: DataNode?, trails: [Int32], level: Int) -> DataNode? {
+        guard let parent else {
+            // No node here: create one only if something is being written below.
+            return child.map { DataNode(onlyChild: $0, at: key, priority: nil) }
+        }
+        return trails.withUnsafeBufferPointer { trails in
+            let trail = trails.baseAddress! + level * ChildTree.maxTrail
+            return trail[0] >= 0 ? parent.settingChild(key, to: child, trail: trail) : parent.settingChild(key, to: child)
+        }
     }
 
     /// The tree with several nodes replaced at once: the same result as calling

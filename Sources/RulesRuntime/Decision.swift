@@ -5,8 +5,10 @@ public struct Decision: Sendable {
     /// The tree after an allowed write (the merged new tree the rules saw); the unchanged tree
     /// for reads and denied writes.
     public let newRoot: DataNode?
-    /// Why it was denied, in one line (nil when allowed).
-    public let reason: String?
+    /// Why it was denied, in one line (nil when allowed); written out when read.
+    public var reason: String? { denial?.text }
+    /// Why it was denied, as the engine found it.
+    let denial: DenialReason?
     /// Every rule evaluated, when an explanation was asked for.
     public let explanation: Explanation?
     /// True when the operation was refused before any rule ran, because the request itself is
@@ -18,8 +20,16 @@ public struct Decision: Sendable {
     public init(allowed: Bool, newRoot: DataNode?, reason: String?, explanation: Explanation?, isRejected: Bool = false) {
         self.allowed = allowed
         self.newRoot = newRoot
-        self.reason = reason
+        self.denial = reason.map(DenialReason.text)
         self.explanation = explanation
         self.isRejected = isRejected
+    }
+
+    init(allowed: Bool, newRoot: DataNode?, denial: DenialReason?, explanation: Explanation?) {
+        self.allowed = allowed
+        self.newRoot = newRoot
+        self.denial = denial
+        self.explanation = explanation
+        self.isRejected = false
     }
 }

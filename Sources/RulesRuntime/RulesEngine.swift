@@ -133,6 +133,7 @@ struct Evaluator<T: Tracer> {
         vm.beginDecision()
         if !query.isPlain { query = QueryParameters() }
         snaps.reset()
+        snaps.overlay.clear()
         wildcardKeys.clearKeepingCapacity()
         chain.clearKeepingCapacity()
         oldPath.clearKeepingCapacity()
@@ -172,12 +173,11 @@ struct Evaluator<T: Tracer> {
             let ok = read(levels, root)
             // The title is made only when explaining; it must not capture `self` (a copy).
             let bytes = pathBytes, bounds = pathBounds
-            return finish("read \(Self.display(bytes, bounds, levels))", ok, root,
-                          ok ? nil : "no .read rule on \(Self.display(bytes, bounds, levels)) or above it granted the read")
+            return finish("read \(Self.display(bytes, bounds, levels))", ok, root, ok ? nil : .noRule(kind: "read", path: path))
         case .set(let path, let value):
             if single(path, value) {
                 let keys = singleKeys
-                return write("set \(DataPath(keys: keys))", singleEntry, root)
+                return write("set \(DataPath(keys: keys))", singleEntry, root, path: path)
             }
             do {
                 let p = try DataPath(validating: path)
@@ -186,7 +186,7 @@ struct Evaluator<T: Tracer> {
         case .delete(let path):
             if single(path, .null) {
                 let keys = singleKeys
-                return write("delete \(DataPath(keys: keys))", singleEntry, root)
+                return write("delete \(DataPath(keys: keys))", singleEntry, root, path: path)
             }
             do {
                 let p = try DataPath(validating: path)
@@ -322,7 +322,10 @@ struct Evaluator<T: Tracer> {
         return true
     }
 
-    private mutating func write(_ title: @autoclosure () -> String, _ entries: [([String], DataInput)], _ oldRoot: DataNode?) -> Decision {
+    /// `path` is the operation's path as written, when `entries` is the one write there: a
+    /// denial then names it without building the text (see ``DenialReason``).
+    private mutating func write(_ title: @autoclosure () -> String, _ entries: [([String], DataInput)], _ oldRoot: DataNode?,
+                                path: String? = nil) -> Decision {
         if !query.isPlain { query = QueryParameters() }
         // 1. One merged new tree, with server values resolved against the tree before the write.
         // A single entry is copied along the path it has already looked up; several entries are
@@ -331,6 +334,11 @@ struct Evaluator<T: Tracer> {
         // A single entry also keeps both versions of its path, which the rules' `data` and
         // `newData` along it then need not search for again.
         let single = entries.count == 1
+        // A single write is decided against the overlay, which builds the new tree's path only
+        // if a rule reads an ancestor whole, and once the write is allowed; an explained or
+        // traced decision builds the tree first (its tracer reads snapshots by value).
+        let overlaid = single && !exhaustive
+        snaps.overlay.clear()
         var newRoot = oldRoot
         var resolved: [(keys: [String], node: DataNode?)] = []
         if !single { resolved.reserveCapacity(entries.count) }
@@ -338,7 +346,10 @@ struct Evaluator<T: Tracer> {
             // Keys, string sizes and depth of the written value, checked before any rule runs.
             do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title(), oldRoot, error.message) }
             let existing: DataNode?
-            if single {
+            if overlaid {
+                DataNode.pathNodes(oldRoot, keys, into: &snaps.overlay.oldPath, trails: &snaps.overlay.trails)
+                existing = snaps.overlay.oldPath[keys.count]
+            } else if single {
                 DataNode.pathNodes(oldRoot, keys, into: &oldPath, trails: &pathTrails)
                 existing = oldPath[keys.count]
             } else {
@@ -349,7 +360,9 @@ struct Evaluator<T: Tracer> {
             if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
                 return reject(title(), oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
             }
-            if single {
+            if overlaid {
+                snaps.overlay.begin(keys, writing: node)
+            } else if single {
                 newRoot = DataNode.replacing(oldRoot, along: oldPath, keys, with: node, newPath: &newPath, trails: pathTrails)
             } else {
                 resolved.append((keys, node))
@@ -358,8 +371,8 @@ struct Evaluator<T: Tracer> {
         if !single { newRoot = DataNode.replacing(oldRoot, entries: resolved) }
         snaps.reset()
         rootEntry = snaps.addRoot(oldRoot)
-        let newRootEntry = snaps.addRoot(newRoot)
-        var denial: String?
+        let newRootEntry = overlaid ? snaps.addOverlayRoot() : snaps.addRoot(newRoot)
+        var denial: DenialReason?
         // The entries whose ancestors have been validated: an ancestor shared with one of them
         // (the same key bytes down to its depth) is not validated again. Comparing the few keys
         // costs less than hashing every ancestor path into a set.
@@ -392,7 +405,11 @@ struct Evaluator<T: Tracer> {
                 guard let (child, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { break }
                 if isWildcard { wildcardKeys.append(key) }
                 nodeIndex = child
-                if single {
+                if overlaid {
+                    oldEntry = snaps.addChild(of: oldEntry, key: key, node: snaps.overlay.oldPath[depth + 1])
+                    // On the written path: the overlay's entry (or the written node at the end).
+                    newEntry = snaps.addChild(of: newEntry, key: key)
+                } else if single {
                     oldEntry = snaps.addChild(of: oldEntry, key: key, node: oldPath[depth + 1])
                     newEntry = snaps.addChild(of: newEntry, key: key, node: newPath[depth + 1])
                 } else {
@@ -404,7 +421,7 @@ struct Evaluator<T: Tracer> {
             if permitted && decisive == nil && denial == nil { decisive = lastWrite }
             if !permitted {
                 if denial == nil { decisive = lastWrite }
-                denial = denial ?? "no .write rule on \(display(keys)) or above it granted the write"
+                denial = denial ?? (path.map { .noRule(kind: "write", path: $0) } ?? .text("no .write rule on \(display(keys)) or above it granted the write"))
                 if !exhaustive { break }
                 continue
             }
@@ -412,13 +429,14 @@ struct Evaluator<T: Tracer> {
             let allKeys = wildcardKeys
             for link in chain {
                 let validateRule = tables.nodes[Int(link.node)].validate
-                guard validateRule >= 0, snaps.node(link.new) != nil else { continue }
+                guard validateRule >= 0, snaps.exists(link.new) else { continue }
                 // Entries of one update can share ancestors; each is validated once.
                 if entries.count > 1 && Self.validatedBefore(depth: link.depth, of: keys, by: validatedEntries, entries) { continue }
                 if wildcardKeys.count != link.wildcards { wildcardKeys = Array(allKeys.prefix(link.wildcards)) }
                 if !evaluate(validateRule, data: link.old, newData: link.new).isTrue {
                     if denial == nil { decisive = log.count - 1 }
-                    denial = denial ?? "\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(Array(keys.prefix(link.depth))))"
+                    denial = denial ?? (path.map { .validateFailed(rulePath: ruleset.rules[Int(validateRule)].rulePath, path: $0, depth: link.depth) }
+                        ?? .text("\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(Array(keys.prefix(link.depth))))"))
                     if !exhaustive { break }
                 }
             }
@@ -426,17 +444,19 @@ struct Evaluator<T: Tracer> {
             if denial != nil && !exhaustive { break }
             // 3b. Validation of the written subtree (below the location; it was validated above).
             wildcardKeys = allKeys
-            if reachedTarget, tables.nodes[Int(nodeIndex)].validatesBelow, snaps.node(newEntry) != nil {
+            if reachedTarget, tables.nodes[Int(nodeIndex)].validatesBelow, snaps.exists(newEntry) {
                 if !validateSubtree(nodeIndex, oldEntry, newEntry, &denial) && !exhaustive { break }
             }
         }
         let allowed = denial == nil
+        // The new tree is built (what is left of it) only now that the write is allowed.
+        if allowed && overlaid { newRoot = snaps.overlay.node(at: 0) }
         return finish(title(), allowed, allowed ? newRoot : oldRoot, denial)
     }
 
     /// Validates every non-null descendant of a written location that has rules, depth first.
     /// Returns false on the first failure (and keeps going only when explaining).
-    private mutating func validateSubtree(_ nodeIndex: Int32, _ oldEntry: Int32, _ newEntry: Int32, _ denial: inout String?) -> Bool {
+    private mutating func validateSubtree(_ nodeIndex: Int32, _ oldEntry: Int32, _ newEntry: Int32, _ denial: inout DenialReason?) -> Bool {
         guard let newNode = snaps.node(newEntry), newNode.value == nil else { return true }
         var ok = true
         // Children in order, straight from the node's child tree (no arrays of keys and nodes
@@ -453,7 +473,7 @@ struct Evaluator<T: Tracer> {
             defer { if isWildcard { wildcardKeys.removeLast() } }
             if validateRule >= 0 && !evaluate(validateRule, data: o, newData: n).isTrue {
                 if denial == nil { decisive = log.count - 1 }
-                denial = denial ?? "\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(snaps.path(of: n)))"
+                denial = denial ?? .text("\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(snaps.path(of: n)))")
                 ok = false
                 if !exhaustive { return }
             }
@@ -665,13 +685,13 @@ struct Evaluator<T: Tracer> {
     // MARK: - Results
 
     /// `title` is only built when explaining: a plain decision must not pay for the text.
-    private func finish(_ title: @autoclosure () -> String, _ allowed: Bool, _ root: DataNode?, _ reason: String?) -> Decision {
-        if !explain { return Decision(allowed: allowed, newRoot: root, reason: allowed ? nil : reason, explanation: nil) }
+    private func finish(_ title: @autoclosure () -> String, _ allowed: Bool, _ root: DataNode?, _ reason: DenialReason?) -> Decision {
+        if !explain { return Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: nil) }
         var explanation = Explanation(operation: title(), allowed: allowed, rejection: nil, evaluations: log)
         if !allowed || decisive.map({ log.indices.contains($0) && log[$0].outcome.isTrue }) == true {
             explanation.decisiveIndex = decisive
         }
-        return Decision(allowed: allowed, newRoot: root, reason: allowed ? nil : reason, explanation: explanation)
+        return Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: explanation)
     }
 
     private func reject(_ title: @autoclosure () -> String, _ root: DataNode?, _ why: String) -> Decision {

@@ -29,10 +29,16 @@ public struct SnapshotTable: Sendable {
         var firstChild: Int32 = -1
         /// The next child entry of the same parent, or -1.
         var nextSibling: Int32 = -1
+        /// For a location of the new tree on the path of the write described by the
+        /// ``overlay``: its depth on that path (its node is the overlay's). Otherwise -1.
+        var level: Int32 = -1
     }
 
     /// The entries.
     public private(set) var entries: [Entry] = []
+
+    /// The write that new-tree entries with a ``Entry/level`` describe (see ``addOverlayRoot()``).
+    var overlay = WriteOverlay()
 
     /// Creates an empty table.
     public init() {}
@@ -47,6 +53,17 @@ public struct SnapshotTable: Sendable {
     /// Adds the root of a tree and returns its index.
     public mutating func addRoot(_ node: DataNode?) -> Int32 {
         entries.append(Entry(stored: node, resolved: true, parent: -1, key: ""))
+        return Int32(entries.count - 1)
+    }
+
+    /// Adds the root of the tree after the write the ``overlay`` describes: its entries on the
+    /// written path stand for the overlay's nodes, built only if a rule reads one whole.
+    mutating func addOverlayRoot() -> Int32 {
+        if overlay.depth == 0 {
+            entries.append(Entry(stored: overlay.written, resolved: true, parent: -1, key: ""))
+        } else {
+            entries.append(Entry(stored: nil, resolved: false, parent: -1, key: "", level: 0))
+        }
         return Int32(entries.count - 1)
     }
 
@@ -99,22 +116,50 @@ public struct SnapshotTable: Sendable {
     }
 
     /// Appends a child entry and links it under its parent.
+    /// The child of an overlay entry through the written key is on the path too: it gets the
+    /// next level, or the written node itself at the end of the path.
     @inline(__always)
     private mutating func link(_ stored: DataNode?, resolved: Bool, parent: Int32, key: String, rank: KeyRank) -> Int32 {
         let index = Int32(entries.count)
         var next: Int32 = -1
+        var level: Int32 = -1
+        var stored = stored, resolved = resolved
         if parent >= 0 {
             next = entries[Int(parent)].firstChild
             entries[Int(parent)].firstChild = index
+            let above = entries[Int(parent)].level
+            if above >= 0 && overlay.isPathKey(key, at: Int(above)) {
+                if Int(above) + 1 == overlay.depth {
+                    stored = overlay.written
+                    resolved = true
+                } else {
+                    level = above + 1
+                    stored = nil
+                    resolved = false
+                }
+            }
         }
-        entries.append(Entry(stored: stored, resolved: resolved, parent: parent, key: key, rank: rank, firstChild: -1, nextSibling: next))
+        entries.append(Entry(stored: stored, resolved: resolved, parent: parent, key: key, rank: rank, firstChild: -1, nextSibling: next, level: level))
         return index
     }
 
     /// Whether something is stored at the child `key` (of rank `rank`) of an entry's location,
     /// without adding an entry for it.
     mutating func hasChild(of index: Int32, key: String, rank: KeyRank) -> Bool {
-        node(index)?.child(KeyProbe(key, rank: rank)) != nil
+        let level = Int(entries[Int(index)].level)
+        if level >= 0 {
+            if overlay.isPathKey(key, at: level) { return overlay.exists(at: level + 1) }
+            return overlay.offPathChild(at: level, rank == KeyOrder.unknownRank ? KeyProbe(key) : KeyProbe(key, rank: rank)) != nil
+        }
+        return node(index)?.child(KeyProbe(key, rank: rank)) != nil
+    }
+
+    /// Whether something is stored at an entry's location: ``node(_:)`` is not nil, found
+    /// without building an overlay node.
+    mutating func exists(_ index: Int32) -> Bool {
+        let i = Int(index)
+        if !entries[i].resolved && entries[i].level >= 0 { return overlay.exists(at: Int(entries[i].level)) }
+        return node(index) != nil
     }
 
     /// Adds the child location `key` of `parent` whose node the caller already holds (it must
@@ -166,13 +211,15 @@ public struct SnapshotTable: Sendable {
         let i = Int(index)
         if entries[i].resolved { return entries[i].stored }
         let parent = entries[i].parent
-        if parent >= 0 && !entries[Int(parent)].resolved {
+        // An overlay entry's node is built by the overlay; its children off the path are read
+        // from the tree before the write, so nothing above them needs resolving.
+        if entries[i].level < 0 && parent >= 0 && !entries[Int(parent)].resolved && entries[Int(parent)].level < 0 {
             // Unresolved ancestors are resolved from the top down, in a loop: a path taken from
             // data (`root.child(newData.val())`) can be thousands of keys long, too deep to
             // recurse on.
             var pending: [Int32] = []
             var above = parent
-            while above >= 0 && !entries[Int(above)].resolved {
+            while above >= 0 && !entries[Int(above)].resolved && entries[Int(above)].level < 0 {
                 pending.append(above)
                 above = entries[Int(above)].parent
             }
@@ -188,7 +235,14 @@ public struct SnapshotTable: Sendable {
         let i = Int(index)
         let parent = entries[i].parent
         var node: DataNode?
-        if parent >= 0, let above = entries[Int(parent)].stored {
+        if entries[i].level >= 0 {
+            node = overlay.node(at: Int(entries[i].level))
+        } else if parent >= 0 && entries[Int(parent)].level >= 0 {
+            // Off the written path (the key on it gets an overlay entry when linked).
+            let rank = entries[i].rank
+            let probe = rank == KeyOrder.unknownRank ? KeyProbe(entries[i].key) : KeyProbe(entries[i].key, rank: rank)
+            node = overlay.offPathChild(at: Int(entries[Int(parent)].level), probe)
+        } else if parent >= 0, let above = entries[Int(parent)].stored {
             let rank = entries[i].rank
             node = rank == KeyOrder.unknownRank ? above.child(entries[i].key) : above.child(KeyProbe(entries[i].key, rank: rank))
         }
@@ -201,12 +255,13 @@ public struct SnapshotTable: Sendable {
     public func peekNode(_ index: Int32) -> DataNode? {
         var keys: [String] = []
         var i = index
-        while !entries[Int(i)].resolved {
+        while !entries[Int(i)].resolved && entries[Int(i)].level < 0 {
             keys.append(entries[Int(i)].key)
             i = entries[Int(i)].parent
             if i < 0 { return nil }
         }
-        var node = entries[Int(i)].stored
+        let level = Int(entries[Int(i)].level)
+        var node = entries[Int(i)].resolved ? entries[Int(i)].stored : overlay.peekNode(at: level)
         for key in keys.reversed() {
             guard let current = node else { return nil }
             node = current.child(key)

@@ -187,12 +187,12 @@ public struct VM: Sendable {
                 guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
                 // parent() needs only the location, not what is stored there.
-                let node = ins.opcode == .parent ? nil : snaps.node(si)
+                let node = ins.opcode == .parent || ins.opcode == .exists ? nil : snaps.node(si)
                 switch ins.opcode {
                 case .val:
                     if let node { result = node.value.map(Value.init) ?? .object } else { result = .null }
                 case .getPriority: result = node?.priority.map(Value.init) ?? .null
-                case .exists: result = .bool(node != nil)
+                case .exists: result = .bool(snaps.exists(si))
                 case .isNumber: if case .number = node?.value { result = .bool(true) } else { result = .bool(false) }
                 case .isString: if case .string = node?.value { result = .bool(true) } else { result = .bool(false) }
                 case .isBoolean: if case .bool = node?.value { result = .bool(true) } else { result = .bool(false) }
@@ -215,7 +215,7 @@ public struct VM: Sendable {
                     }
                 } else {
                     let c = snaps.addDescendant(of: si, keys: keys)
-                    result = ins.opcode == .childConst ? .snapshot(c) : .bool(snaps.node(c) != nil)
+                    result = ins.opcode == .childConst ? .snapshot(c) : .bool(snaps.exists(c))
                 }
             case .child, .hasChild:
                 guard let p = stack.pop(), let v = stack.pop() else { return underflow(pc, rs) }
@@ -224,7 +224,7 @@ public struct VM: Sendable {
                     return fail("\(Self.methodName(ins.opcode))() expects a string argument, got \(p.typeName).", pc, rs)
                 }
                 let c = snaps.addDescendant(of: si, path: path)
-                result = ins.opcode == .child ? .snapshot(c) : .bool(snaps.node(c) != nil)
+                result = ins.opcode == .child ? .snapshot(c) : .bool(snaps.exists(c))
             case .hasChildren:
                 let n = Int(ins.operand)
                 guard n >= 0, stack.count >= n + 1 else { return underflow(pc, rs) }
@@ -246,7 +246,7 @@ public struct VM: Sendable {
                             all = snaps.hasChild(of: si, key: path, rank: rank)
                         } else {
                             let c = snaps.addDescendant(of: si, path: path)
-                            all = snaps.node(c) != nil
+                            all = snaps.exists(c)
                         }
                     }
                     k += 1

@@ -57,7 +57,7 @@ import Testing
                 continue
             }
             if v.vm { allowed += 1 }
-            if v.vm != v.reference || v.vm != v.explained {
+            if v.vm != v.reference || v.vm != v.explained || !v.sameTree {
                 failures += 1
                 if failures > 3 { continue }
                 let small = Shrinker.shrink(c, smaller: { $0.smaller() }, fails: { $0.disagrees })

@@ -16,21 +16,30 @@ struct OperationCase {
         RulesCompiler.compile(source: rules.rendered(full: false).document).ruleset
     }
 
-    func verdicts() -> (vm: Bool, reference: Bool, explained: Bool)? {
+    /// The plain decision (decided against the engine's write overlay), the explained one
+    /// (decided on a tree built first) and the reference's; `sameTree` is whether the plain and
+    /// explained decisions give the same tree after the operation.
+    func verdicts() -> (vm: Bool, reference: Bool, explained: Bool, sameTree: Bool)? {
         guard let ruleset = compile() else { return nil }
         let engine = RulesEngine(ruleset: ruleset)
         let op = ProjectBridge.operation(operation)
         let root = ProjectBridge.tree(data)
         let a = ProjectBridge.auth(auth)
-        let vm = engine.decide(op, on: root, auth: a, now: now, explain: false).allowed
-        let explained = engine.decide(op, on: root, auth: a, now: now, explain: true).allowed
+        let plain = engine.decide(op, on: root, auth: a, now: now, explain: false)
+        let explained = engine.decide(op, on: root, auth: a, now: now, explain: true)
         let reference = ReferenceEngine(rules: rules.rendered(full: true)).decide(operation, on: data, auth: auth, now: now)
-        return (vm, reference, explained)
+        let sameTree: Bool
+        switch (plain.newRoot, explained.newRoot) {
+        case (nil, nil): sameTree = true
+        case (let x?, let y?): sameTree = x.isEqual(to: y)
+        default: sameTree = false
+        }
+        return (plain.allowed, reference, explained.allowed, sameTree)
     }
 
     var disagrees: Bool {
         guard let v = verdicts() else { return false }
-        return v.vm != v.reference || v.vm != v.explained
+        return v.vm != v.reference || v.vm != v.explained || !v.sameTree
     }
 
     static func random(_ g: inout SplitMix64) -> OperationCase {
@@ -89,7 +98,7 @@ struct OperationCase {
             data: \(data.map { RefInput($0).json } ?? "null")
             auth: \(auth.json)
             operation: \(operation)  (now = \(RefNumberText.js(now)))
-            VM: \(v.map { $0.vm ? "allow" : "deny" } ?? "rejected") (explained: \(v.map { $0.explained ? "allow" : "deny" } ?? "-")), reference: \(v.map { $0.reference ? "allow" : "deny" } ?? "rejected")
+            VM: \(v.map { $0.vm ? "allow" : "deny" } ?? "rejected") (explained: \(v.map { $0.explained ? "allow" : "deny" } ?? "-"), same new tree: \(v.map { $0.sameTree ? "yes" : "NO" } ?? "-")), reference: \(v.map { $0.reference ? "allow" : "deny" } ?? "rejected")
             regression: OperationRegression(name: "TODO", rules: \(RefInput.quote(rules.rendered(full: false).document)), data: \(RefInput.quote(data.map { RefInput($0).json } ?? "null")), auth: \(auth.swiftLiteral), operation: \(operation.swiftLiteral), now: \(RefNumberText.js(now)), allowed: \(v?.reference ?? false))
             """
     }

@@ -92,6 +92,30 @@ struct OperationRegression: Sendable, CustomTestStringConvertible {
             name: "a wildcard write below a leaf root, root validate false",
             rules: #"{"rules": {".validate": "false", "$w0": {"$w1": {".write": "true"}}}}"#, data: "10", auth: nil,
             operation: .delete(path: "/b/b"), now: 0, allowed: false),
+        // A write is decided against the tree before it plus the written node, building the new
+        // tree's path only when a rule reads a node on it whole. Once the root had been built
+        // (for newData.val()), a level below it counted as existing because the root did.
+        OperationRegression(
+            name: "a level of the write path below a built root exists only if it does",
+            rules: #"{"rules": {".write": "null != newData.val()", "$w0": {".validate": "false"}}}"#, data: "false", auth: nil,
+            operation: .delete(path: "/c/c/1"), now: 0, allowed: true),
+        OperationRegression(
+            name: "deleting a missing path: its levels do not exist after the write either",
+            rules: #"{"rules": {".write": "newData.getPriority() === query.startAt", "é": {".validate": "false"}}}"#,
+            data: #"{"1": {"b": "b"}}"#, auth: nil,
+            operation: .set(path: "/é/b/é", value: nil), now: 0, allowed: true),
+        // The ancestors of a written node are found without building them: one exists when the
+        // level below does or when it keeps another child (or is a leaf).
+        OperationRegression(
+            name: "deleting a post's only child removes the post; another child keeps it",
+            rules: #"{"rules": {"p": {".write": "!newData.exists()"}, "q": {".write": "newData.exists() && newData.hasChild('x') && !newData.hasChild('y')"}}}"#,
+            data: #"{"p": {"y": 1}, "q": {"x": 1, "y": 2}}"#, auth: nil,
+            operation: .delete(path: "/p/y"), now: 0, allowed: true),
+        OperationRegression(
+            name: "deleting one of two children keeps the parent",
+            rules: #"{"rules": {"q": {".write": "newData.exists() && newData.hasChild('x') && !newData.hasChild('y') && newData.child('x').val() === 1"}}}"#,
+            data: #"{"p": {"y": 1}, "q": {"x": 1, "y": 2}}"#, auth: nil,
+            operation: .delete(path: "/q/y"), now: 0, allowed: true),
     ]
 
     @Test(arguments: operationCases)
