@@ -47,6 +47,14 @@ extension DataInput {
         }
     }
 
+    /// Whether the value resolves to one leaf (a primitive or a server value), never to nothing.
+    var resolvesToLeaf: Bool {
+        switch self {
+        case .primitive, .serverValue: true
+        case .null, .object, .withPriority: false
+        }
+    }
+
     /// The priority this value stands for, or nil for none or an invalid one.
     func resolvedPriority(now: Double) -> Primitive? {
         switch self {

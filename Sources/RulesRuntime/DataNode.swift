@@ -202,13 +202,15 @@ public final class DataNode: Sendable {
     /// storage kept): `path[i]` is the node at `keys[0..<i]` (nil where nothing is stored), so
     /// `path[keys.count]` is the node at `keys`.
     ///
-    /// `trails` receives, for each level `i` below an existing node, where the child at
+    /// `ranks[i]` receives the rank of `keys[i]`. `trails` receives, for each level `i` below an existing node, where the child at
     /// `keys[i]` is in that node's child tree: ``ChildTree/maxTrail`` slots from
     /// `i * ChildTree.maxTrail`, as ``ChildTree/find(_:trail:)`` writes them, for
     /// ``replacing(_:along:_:with:newPath:trails:)`` to follow.
-    static func pathNodes(_ root: DataNode?, _ keys: [String], into path: inout [DataNode?], trails: inout [Int32]) {
+    static func pathNodes(_ root: DataNode?, _ keys: [String], into path: inout [DataNode?], trails: inout [Int32], ranks: inout [KeyRank]) {
         path.clearKeepingCapacity()
         path.reserveCapacity(keys.count + 1)
+        // Each key's rank, which the search computes anyway (plain values: overwritten, never cleared).
+        if ranks.count < keys.count { ranks = [KeyRank](repeating: KeyOrder.unknownRank, count: Swift.max(keys.count, 8)) }
         let stride = ChildTree.maxTrail
         if trails.count < keys.count * stride { trails = [Int32](repeating: -1, count: Swift.max(keys.count, 8) * stride) }
         var current = root
@@ -217,7 +219,9 @@ public final class DataNode: Sendable {
                 path.append(current)
                 let trail = trails.baseAddress! + level * stride
                 trail[0] = -1
-                current = current?.childTree?.find(KeyProbe(key), trail: trail)
+                let probe = KeyProbe(key)
+                ranks[level] = probe.rank
+                current = current?.childTree?.find(probe, trail: trail)
             }
         }
         path.append(current)

@@ -92,6 +92,8 @@ struct Evaluator<T: Tracer> {
     /// Where each level's child on the written path is in its parent's child tree (see
     /// `DataNode.pathNodes(_:_:into:trails:)`); plain integers, never cleared.
     var pathTrails: [Int32] = []
+    /// The ranks of a single write's keys (see `DataNode.pathNodes`); plain values, never cleared.
+    var pathRanks: [KeyRank] = []
     /// A set's or delete's keys and its one write entry, their storage kept between decisions
     /// (see `single(_:_:)`).
     var singleKeys: [String] = []
@@ -173,7 +175,8 @@ struct Evaluator<T: Tracer> {
             let ok = read(levels, root)
             // The title is made only when explaining; it must not capture `self` (a copy).
             let bytes = pathBytes, bounds = pathBounds
-            return finish("read \(Self.display(bytes, bounds, levels))", ok, root, ok ? nil : .noRule(kind: "read", path: path))
+            if ok { return finish("read \(Self.display(bytes, bounds, levels))", true, root, nil) }
+            return finish("read \(Self.display(bytes, bounds, levels))", false, root, .noRule(kind: "read", path: path))
         case .set(let path, let value):
             if single(path, value) {
                 let keys = singleKeys
@@ -338,19 +341,27 @@ struct Evaluator<T: Tracer> {
         // if a rule reads an ancestor whole, and once the write is allowed; an explained or
         // traced decision builds the tree first (its tracer reads snapshots by value).
         let overlaid = single && !exhaustive
-        snaps.overlay.clear()
         var newRoot = oldRoot
         var resolved: [(keys: [String], node: DataNode?)] = []
         if !single { resolved.reserveCapacity(entries.count) }
         for (keys, input) in entries {
             // Keys, string sizes and depth of the written value, checked before any rule runs.
             do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title(), oldRoot, error.message) }
+            if overlaid && input.resolvesToLeaf {
+                // A leaf adds no level; its node is made when a rule reads it, or once allowed.
+                if keys.count >= DataLimits.maxDepth {
+                    return reject(title(), oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
+                }
+                DataNode.pathNodes(oldRoot, keys, into: &snaps.overlay.oldPath, trails: &snaps.overlay.trails, ranks: &snaps.overlay.ranks)
+                snaps.overlay.begin(keys, writingLeaf: input, now: now)
+                continue
+            }
             let existing: DataNode?
             if overlaid {
-                DataNode.pathNodes(oldRoot, keys, into: &snaps.overlay.oldPath, trails: &snaps.overlay.trails)
+                DataNode.pathNodes(oldRoot, keys, into: &snaps.overlay.oldPath, trails: &snaps.overlay.trails, ranks: &snaps.overlay.ranks)
                 existing = snaps.overlay.oldPath[keys.count]
             } else if single {
-                DataNode.pathNodes(oldRoot, keys, into: &oldPath, trails: &pathTrails)
+                DataNode.pathNodes(oldRoot, keys, into: &oldPath, trails: &pathTrails, ranks: &pathRanks)
                 existing = oldPath[keys.count]
             } else {
                 // Only an increment needs the value it adds to.
@@ -406,9 +417,12 @@ struct Evaluator<T: Tracer> {
                 if isWildcard { wildcardKeys.append(key) }
                 nodeIndex = child
                 if overlaid {
-                    oldEntry = snaps.addChild(of: oldEntry, key: key, node: snaps.overlay.oldPath[depth + 1])
+                    // The key's rank, computed by the look-up along the path, spares byte
+                    // comparisons with the entries already there.
+                    let rank = snaps.overlay.ranks[depth]
+                    oldEntry = snaps.addChild(of: oldEntry, key: key, node: snaps.overlay.oldPath[depth + 1], rank: rank)
                     // On the written path: the overlay's entry (or the written node at the end).
-                    newEntry = snaps.addChild(of: newEntry, key: key)
+                    newEntry = snaps.addChild(of: newEntry, key: key, rank: rank)
                 } else if single {
                     oldEntry = snaps.addChild(of: oldEntry, key: key, node: oldPath[depth + 1])
                     newEntry = snaps.addChild(of: newEntry, key: key, node: newPath[depth + 1])

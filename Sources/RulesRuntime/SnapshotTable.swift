@@ -18,6 +18,10 @@ public struct SnapshotTable: Sendable {
         var stored: DataNode?
         /// Whether `stored` has been looked up.
         var resolved: Bool
+        /// For a location of the new tree on the path of the write described by the
+        /// ``overlay``, unresolved: its depth on that path (its node is the overlay's; paths
+        /// have fewer than 128 keys). Otherwise -1.
+        var level: Int8 = -1
         /// The parent location's entry, or -1 at the root.
         public var parent: Int32
         /// The key of this location under its parent ("" at the root).
@@ -29,9 +33,6 @@ public struct SnapshotTable: Sendable {
         var firstChild: Int32 = -1
         /// The next child entry of the same parent, or -1.
         var nextSibling: Int32 = -1
-        /// For a location of the new tree on the path of the write described by the
-        /// ``overlay``: its depth on that path (its node is the overlay's). Otherwise -1.
-        var level: Int32 = -1
     }
 
     /// The entries.
@@ -60,9 +61,9 @@ public struct SnapshotTable: Sendable {
     /// written path stand for the overlay's nodes, built only if a rule reads one whole.
     mutating func addOverlayRoot() -> Int32 {
         if overlay.depth == 0 {
-            entries.append(Entry(stored: overlay.written, resolved: true, parent: -1, key: ""))
+            entries.append(Entry(stored: overlay.written(), resolved: true, parent: -1, key: ""))
         } else {
-            entries.append(Entry(stored: nil, resolved: false, parent: -1, key: "", level: 0))
+            entries.append(Entry(stored: nil, resolved: false, level: 0, parent: -1, key: ""))
         }
         return Int32(entries.count - 1)
     }
@@ -116,63 +117,77 @@ public struct SnapshotTable: Sendable {
     }
 
     /// Appends a child entry and links it under its parent.
-    /// The child of an overlay entry through the written key is on the path too: it gets the
-    /// next level, or the written node itself at the end of the path.
     @inline(__always)
     private mutating func link(_ stored: DataNode?, resolved: Bool, parent: Int32, key: String, rank: KeyRank) -> Int32 {
         let index = Int32(entries.count)
         var next: Int32 = -1
-        var level: Int32 = -1
-        var stored = stored, resolved = resolved
         if parent >= 0 {
+            if entries[Int(parent)].level >= 0 { return linkBelowOverlay(stored, resolved: resolved, parent: parent, key: key, rank: rank) }
             next = entries[Int(parent)].firstChild
             entries[Int(parent)].firstChild = index
-            let above = entries[Int(parent)].level
-            if above >= 0 && overlay.isPathKey(key, at: Int(above)) {
-                if Int(above) + 1 == overlay.depth {
-                    stored = overlay.written
-                    resolved = true
-                } else {
-                    level = above + 1
-                    stored = nil
-                    resolved = false
-                }
-            }
         }
-        entries.append(Entry(stored: stored, resolved: resolved, parent: parent, key: key, rank: rank, firstChild: -1, nextSibling: next, level: level))
+        entries.append(Entry(stored: stored, resolved: resolved, parent: parent, key: key, rank: rank, firstChild: -1, nextSibling: next))
+        return index
+    }
+
+    /// ``link(_:resolved:parent:key:rank:)`` below an overlay entry: the child through the
+    /// written key is on the path too, and gets the next level (or, at the end of the path, the
+    /// written node itself).
+    @inline(never)
+    private mutating func linkBelowOverlay(_ stored: DataNode?, resolved: Bool, parent: Int32, key: String, rank: KeyRank) -> Int32 {
+        let index = Int32(entries.count)
+        let next = entries[Int(parent)].firstChild
+        entries[Int(parent)].firstChild = index
+        let above = Int(entries[Int(parent)].level)
+        if overlay.isPathKey(key, rank: rank, at: above) {
+            if above + 1 == overlay.depth && !overlay.writtenIsPending {
+                entries.append(Entry(stored: overlay.written(), resolved: true, parent: parent, key: key, rank: rank, firstChild: -1, nextSibling: next))
+            } else {
+                entries.append(Entry(stored: nil, resolved: false, level: Int8(above + 1), parent: parent, key: key, rank: rank, firstChild: -1, nextSibling: next))
+            }
+        } else {
+            entries.append(Entry(stored: stored, resolved: resolved, parent: parent, key: key, rank: rank, firstChild: -1, nextSibling: next))
+        }
         return index
     }
 
     /// Whether something is stored at the child `key` (of rank `rank`) of an entry's location,
     /// without adding an entry for it.
+    @inline(__always)
     mutating func hasChild(of index: Int32, key: String, rank: KeyRank) -> Bool {
-        let level = Int(entries[Int(index)].level)
-        if level >= 0 {
-            if overlay.isPathKey(key, at: level) { return overlay.exists(at: level + 1) }
-            return overlay.offPathChild(at: level, rank == KeyOrder.unknownRank ? KeyProbe(key) : KeyProbe(key, rank: rank)) != nil
-        }
+        if entries[Int(index)].level >= 0 { return hasChildOnOverlay(of: index, key: key, rank: rank) }
         return node(index)?.child(KeyProbe(key, rank: rank)) != nil
+    }
+
+    /// ``hasChild(of:key:rank:)`` for an overlay entry, without building its node.
+    @inline(never)
+    private func hasChildOnOverlay(of index: Int32, key: String, rank: KeyRank) -> Bool {
+        let level = Int(entries[Int(index)].level)
+        if overlay.isPathKey(key, rank: rank, at: level) { return overlay.exists(at: level + 1) }
+        return overlay.offPathChild(at: level, rank == KeyOrder.unknownRank ? KeyProbe(key) : KeyProbe(key, rank: rank)) != nil
     }
 
     /// Whether something is stored at an entry's location: ``node(_:)`` is not nil, found
     /// without building an overlay node.
+    @inline(__always)
     mutating func exists(_ index: Int32) -> Bool {
         let i = Int(index)
-        if !entries[i].resolved && entries[i].level >= 0 { return overlay.exists(at: Int(entries[i].level)) }
+        if entries[i].resolved { return entries[i].stored != nil }
+        if entries[i].level >= 0 { return overlay.exists(at: Int(entries[i].level)) }
         return node(index) != nil
     }
 
     /// Adds the child location `key` of `parent` whose node the caller already holds (it must
     /// be the node at that location).
-    mutating func addChild(of parent: Int32, key: String, node: DataNode?) -> Int32 {
-        if let known = existingChild(of: parent, key: key, rank: KeyOrder.unknownRank) {
+    mutating func addChild(of parent: Int32, key: String, node: DataNode?, rank: KeyRank = KeyOrder.unknownRank) -> Int32 {
+        if let known = existingChild(of: parent, key: key, rank: rank) {
             if !entries[Int(known)].resolved {
                 entries[Int(known)].stored = node
                 entries[Int(known)].resolved = true
             }
             return known
         }
-        return link(node, resolved: true, parent: parent, key: key, rank: KeyOrder.unknownRank)
+        return link(node, resolved: true, parent: parent, key: key, rank: rank)
     }
 
     /// Adds the location at a relative slash path below `parent` (empty segments are skipped).

@@ -96,11 +96,12 @@ import Testing
         var old: [DataNode?] = []
         var new: [DataNode?] = []
         var trails: [Int32] = []
-        DataNode.pathNodes(root, keys, into: &old, trails: &trails)
+        var ranks: [KeyRank] = []
+        DataNode.pathNodes(root, keys, into: &old, trails: &trails, ranks: &ranks)
         let result = DataNode.replacing(root, along: old, keys, with: node, newPath: &new, trails: trails)
         #expect(new.count == keys.count + 1)
         var expected: [DataNode?] = []
-        DataNode.pathNodes(result, keys, into: &expected, trails: &trails)
+        DataNode.pathNodes(result, keys, into: &expected, trails: &trails, ranks: &ranks)
         for i in 0...keys.count {
             #expect(new[i] === expected[i], "level \(i) of \(keys)")
         }

@@ -150,11 +150,11 @@ import Testing
         var root: DataNode? = DataNode.object(outer.prefix(3).map { o in
             (o, DataNode.object(inner.prefix(1_500).map { ($0, Self.leaf(0)) })!)
         })
-        var old: [DataNode?] = [], new: [DataNode?] = [], trails: [Int32] = []
+        var old: [DataNode?] = [], new: [DataNode?] = [], trails: [Int32] = [], ranks: [KeyRank] = []
         for step in 1...4_000 {
             let keys = [random.pick(outer), random.pick(inner)]
             let node: DataNode? = random.below(3) == 0 ? nil : Self.leaf(step)
-            DataNode.pathNodes(root, keys, into: &old, trails: &trails)
+            DataNode.pathNodes(root, keys, into: &old, trails: &trails, ranks: &ranks)
             let followed = DataNode.replacing(root, along: old, keys, with: node, newPath: &new, trails: trails)
             let plain = DataNode.replacing(root, at: DataPath(keys: keys), with: node)
             if let followed, let plain {
