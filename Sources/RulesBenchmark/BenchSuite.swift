@@ -171,7 +171,10 @@ public struct BenchSuite: Sendable {
         if let small = smallest, let large = largest, let first = sizes.first, let last = sizes.last {
             out += alternatingSizeCases(engine, (first, small), (last, large), progress)
         }
-        if let db = smallest, selected("native", "") { out += nativeCases(engine, db, progress) }
+        // `--filter native` runs the baseline pairs alone, on the smallest database.
+        if selected("native", ""), let size = sizes.first {
+            out += nativeCases(engine, smallest ?? BlogDatabase(nodes: size), progress)
+        }
         return out
     }
 

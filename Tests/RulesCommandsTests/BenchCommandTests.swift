@@ -66,6 +66,27 @@ import Testing
         #expect((suite.first?.allocations != nil) == AllocationCounter.isAvailable)
     }
 
+    /// `--filter native` runs the hand-written baseline pairs alone, each with its VM ratio.
+    @Test func nativeFilterRunsTheBaselinePairs() throws {
+        var options = BenchCLIOptions(paths: [])
+        options.suite = true
+        options.filter = "native"
+        options.sizes = [120]
+        options.iterations = 1
+        options.rounds = 1
+        options.corpusPath = nil
+        options.blogRulesPath = Self.blogRules
+        let output = BenchCLI.run(options)
+        #expect(output.exitCode == 0, "\(output.stderr)")
+        let suite = try #require(output.report?.suite)
+        #expect(suite.count == 8)
+        #expect(suite.allSatisfy { $0.group.hasPrefix("native Swift baseline") })
+        let ratios = suite.filter { $0.name.hasPrefix("VM ") }
+        #expect(ratios.map(\.name) == ["VM read", "VM set title", "VM denied set title (not the author)", "VM star update (2 paths)"])
+        // The baseline decides as the VM does, or the ratio would say so.
+        #expect(ratios.allSatisfy { $0.note?.hasPrefix("ratio ") == true && $0.note?.contains("DIFFER") == false })
+    }
+
     @Test func rejectsAnUnknownFormat() {
         #expect(throws: (any Error).self) { try BenchCommand.parse(["x", "--format", "xml"]) }
     }
