@@ -50,17 +50,14 @@ public struct ProjectConfiguration: Sendable, Equatable {
 
     /// The configuration file at or above `workingDirectory`, as a path relative to it, or nil.
     public static func discover(from workingDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
-        var dir = SourceRoot.absolute(workingDirectory, workingDirectory: "/")
         var relative = ""
-        while true {
-            let candidate = (dir == "/" ? "" : dir) + "/" + fileName
-            if FileManager.default.fileExists(atPath: candidate) { return relative + fileName }
+        for dir in LexicalPath.ancestors(of: LexicalPath.absolute(workingDirectory, workingDirectory: "/")) {
+            if FileManager.default.fileExists(atPath: LexicalPath.child(fileName, of: dir)) { return relative + fileName }
             // The search ends at the repository's root: a checkout never picks up a file above it.
-            if FileManager.default.fileExists(atPath: (dir == "/" ? "" : dir) + "/.git") { return nil }
-            guard dir != "/", let slash = dir.lastIndex(of: "/") else { return nil }
-            dir = slash == dir.startIndex ? "/" : String(dir[..<slash])
+            if FileManager.default.fileExists(atPath: LexicalPath.child(".git", of: dir)) { return nil }
             relative += "../"
         }
+        return nil
     }
 
     /// Reads and validates the file at `path`.

@@ -1,4 +1,5 @@
 import Foundation
+import RulesSyntax
 
 /// The directory that reports name files relative to: SARIF's `%SRCROOT%`.
 ///
@@ -19,11 +20,9 @@ public struct SourceRoot: Sendable, Hashable {
     public static func find(explicit: String?, configurationDirectory: String?, workingDirectory: String = FileManager.default.currentDirectoryPath) -> SourceRoot {
         if let explicit { return SourceRoot(explicit, workingDirectory: workingDirectory) }
         if let configurationDirectory { return SourceRoot(configurationDirectory, workingDirectory: workingDirectory) }
-        var dir = absolute(workingDirectory, workingDirectory: "/")
-        while true {
-            if FileManager.default.fileExists(atPath: dir + "/.git") { return SourceRoot(dir) }
-            guard dir != "/", let slash = dir.lastIndex(of: "/") else { break }
-            dir = slash == dir.startIndex ? "/" : String(dir[..<slash])
+        for dir in LexicalPath.ancestors(of: absolute(workingDirectory, workingDirectory: "/"))
+        where FileManager.default.fileExists(atPath: LexicalPath.child(".git", of: dir)) {
+            return SourceRoot(dir)
         }
         return SourceRoot(workingDirectory, workingDirectory: workingDirectory)
     }
@@ -38,18 +37,8 @@ public struct SourceRoot: Sendable, Hashable {
         return full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : nil
     }
 
-    /// `path` made absolute against `workingDirectory`, with `.`, `..` and doubled slashes resolved
-    /// lexically.
+    /// `path` made absolute against `workingDirectory` (see ``LexicalPath/absolute(_:workingDirectory:)``).
     static func absolute(_ path: String, workingDirectory: String) -> String {
-        let joined = path.hasPrefix("/") ? path : workingDirectory + "/" + path
-        var parts: [Substring] = []
-        for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
-            switch part {
-            case ".": continue
-            case "..": if !parts.isEmpty { parts.removeLast() }
-            default: parts.append(part)
-            }
-        }
-        return "/" + parts.joined(separator: "/")
+        LexicalPath.absolute(path, workingDirectory: workingDirectory)
     }
 }

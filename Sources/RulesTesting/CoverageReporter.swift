@@ -88,8 +88,7 @@ public enum CoverageReporter {
 
     /// `path` made absolute against the working directory, with `.` and `..` resolved.
     static func absolute(_ path: String) -> String {
-        let joined = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return TestSpecLoader.normalize(joined)
+        LexicalPath.absolute(path, workingDirectory: FileManager.default.currentDirectoryPath)
     }
 
     /// `95.2%`.

@@ -174,7 +174,7 @@ public struct TestSpecLoader {
     /// Reads a JSON (`.json`) or YAML file named relative to the file `from`.
     private func readNode(_ relative: String, from: String, at node: SpecNode, context c: SpecContext) throws -> (path: String, root: SpecNode) {
         let dir = (from as NSString).deletingLastPathComponent
-        let path = Self.normalize(relative.hasPrefix("/") || dir.isEmpty ? relative : dir + "/" + relative)
+        let path = LexicalPath.normalize(relative.hasPrefix("/") || dir.isEmpty ? relative : dir + "/" + relative)
         guard let bytes = FileManager.default.contents(atPath: path) else {
             throw c.error(node, FileManager.default.fileExists(atPath: path) ? "cannot read \(path)" : "no such file: \(path)")
         }
@@ -395,7 +395,7 @@ public struct TestSpecLoader {
         case .string(let relative):
             let dir = (file.path as NSString).deletingLastPathComponent
             let full = relative.hasPrefix("/") || dir.isEmpty ? relative : dir + "/" + relative
-            return try rulesFile(Self.normalize(full), at: node, context: c)
+            return try rulesFile(LexicalPath.normalize(full), at: node, context: c)
         case .object:
             let source: SourceFile
             var origin: ((SourceRange) -> (file: String, location: SourceLocation)?)?
@@ -445,24 +445,6 @@ public struct TestSpecLoader {
                 ? "a targaryen-style spec needs the rules file: pass --rules FILE"
                 : "no rules: give 'rules:' in the spec file or pass --rules FILE")
         }
-        return try rulesFile(Self.normalize(path), at: nil, context: c)
-    }
-
-    /// Removes `.` segments and folds `dir/..`, keeping the path relative when it was.
-    static func normalize(_ path: String) -> String {
-        let absolute = path.hasPrefix("/")
-        var parts: [Substring] = []
-        for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if segment == "." { continue }
-            if segment == "..", let last = parts.last, last != ".." {
-                parts.removeLast()
-            } else if segment == ".." && absolute {
-                continue
-            } else {
-                parts.append(segment)
-            }
-        }
-        let joined = parts.joined(separator: "/")
-        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+        return try rulesFile(LexicalPath.normalize(path), at: nil, context: c)
     }
 }
