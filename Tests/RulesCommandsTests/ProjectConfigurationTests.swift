@@ -54,10 +54,16 @@ import Testing
         }
     }
 
+    /// A git checkout at `repo/` inside `dir` (only what marks its root), for the tests that
+    /// walk up to it.
+    static func makeRepository(in dir: TemporaryDirectory) throws {
+        try dir.write("repo/.git/HEAD", "ref: refs/heads/main\n")
+    }
+
     @Test func isFoundUpwardUpToTheRepositoryRoot() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        try dir.write("repo/.git/HEAD", "ref: refs/heads/main\n")
+        try Self.makeRepository(in: dir)
         try dir.write("repo/a/b/notes.txt", "")
         let repo = dir.url.appendingPathComponent("repo").path
         #expect(ProjectConfiguration.discover(from: repo + "/a/b") == nil)
@@ -73,7 +79,7 @@ import Testing
     @Test func sourceRootIsTheRepositoryRoot() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        try dir.write("repo/.git/HEAD", "ref: refs/heads/main\n")
+        try Self.makeRepository(in: dir)
         try dir.write("repo/sub/x.json", "{}")
         let repo = SourceRoot.absolute(dir.url.appendingPathComponent("repo").path, workingDirectory: "/")
         let fromSub = SourceRoot.find(explicit: nil, configurationDirectory: nil, workingDirectory: repo + "/sub")
@@ -102,7 +108,7 @@ import Testing
     func binaryUsesTheConfigurationFromASubdirectory() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        try dir.write("repo/.git/HEAD", "ref: refs/heads/main\n")
+        try Self.makeRepository(in: dir)
         try dir.write("repo/database.rules.json", #"{"rules": {".read": true, "a": {"$b": {".write": "auth != null"}}}}"#)
         try dir.write("repo/src/notes.txt", "")
         try dir.write("repo/.database-rules.yaml", "rules: database.rules.json\nlints:\n  unvalidated-write: error\n  public-read: off\nbaseline: base.json\n")
@@ -129,7 +135,7 @@ import Testing
     func sarifIsTheSameFromEveryWorkingDirectory() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        try dir.write("repo/.git/HEAD", "ref: refs/heads/main\n")
+        try Self.makeRepository(in: dir)
         try dir.write("repo/rules/database.rules.json", #"{"rules": {".read": true, "a": {"$b": {".write": "auth != nul"}}}}"#)
         let repo = dir.url.appendingPathComponent("repo").path
         let top = try RulesBinary.run(["check", "rules/database.rules.json", "--format", "sarif"], directory: repo)
