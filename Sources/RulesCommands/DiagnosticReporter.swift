@@ -220,7 +220,7 @@ public struct DiagnosticReporter: Sendable {
         if let relative = root.relative(path) {
             return .object([("uri", .string(Self.uriReference(relative))), ("uriBaseId", .string(Self.sourceRootId))])
         }
-        return .object([("uri", .string("file://" + Self.uriReference(SourceRoot.absolute(path, workingDirectory: FileManager.default.currentDirectoryPath))))])
+        return .object([("uri", .string("file://" + Self.uriReference(LexicalPath.absolute(path, workingDirectory: FileManager.default.currentDirectoryPath))))])
     }
 
     /// `tags` (the lint's category) and, for security lints, `security-severity`.

@@ -13,14 +13,14 @@ public struct SourceRoot: Sendable, Hashable {
 
     /// A root at `path` (made absolute against `workingDirectory`).
     public init(_ path: String, workingDirectory: String = FileManager.default.currentDirectoryPath) {
-        self.path = Self.absolute(path, workingDirectory: workingDirectory)
+        self.path = LexicalPath.absolute(path, workingDirectory: workingDirectory)
     }
 
     /// The root for a run: see the type's documentation.
     public static func find(explicit: String?, configurationDirectory: String?, workingDirectory: String = FileManager.default.currentDirectoryPath) -> SourceRoot {
         if let explicit { return SourceRoot(explicit, workingDirectory: workingDirectory) }
         if let configurationDirectory { return SourceRoot(configurationDirectory, workingDirectory: workingDirectory) }
-        for dir in LexicalPath.ancestors(of: absolute(workingDirectory, workingDirectory: "/"))
+        for dir in LexicalPath.ancestors(of: LexicalPath.absolute(workingDirectory, workingDirectory: "/"))
         where FileManager.default.fileExists(atPath: LexicalPath.child(".git", of: dir)) {
             return SourceRoot(dir)
         }
@@ -32,13 +32,8 @@ public struct SourceRoot: Sendable, Hashable {
 
     /// The path of `file` relative to the root, or nil when it is outside it.
     public func relative(_ file: String, workingDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
-        let full = Self.absolute(file, workingDirectory: workingDirectory)
+        let full = LexicalPath.absolute(file, workingDirectory: workingDirectory)
         let prefix = path == "/" ? "/" : path + "/"
         return full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : nil
-    }
-
-    /// `path` made absolute against `workingDirectory` (see ``LexicalPath/absolute(_:workingDirectory:)``).
-    static func absolute(_ path: String, workingDirectory: String) -> String {
-        LexicalPath.absolute(path, workingDirectory: workingDirectory)
     }
 }

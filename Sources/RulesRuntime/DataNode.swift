@@ -228,7 +228,7 @@ public final class DataNode: Sendable {
     }
 
     /// ``replacing(_:at:with:)`` with the path's existing nodes already looked up
-    /// (``pathNodes(_:_:into:trails:)`` of the same root and non-empty keys), so a writer that
+    /// (``pathNodes(_:_:into:trails:ranks:)`` of the same root and non-empty keys), so a writer that
     /// also needs the node being replaced searches each level once: where a child was found, its
     /// copy follows the trail instead of searching again. `newPath` receives the nodes of the
     /// result along the same path, in the same layout.
@@ -255,7 +255,7 @@ public final class DataNode: Sendable {
     }
 
     /// One level of a path copy: `parent` (nil where nothing is stored) with its child at `key`
-    /// replaced by `child`, following the trail that ``pathNodes(_:_:into:trails:)`` left for
+    /// replaced by `child`, following the trail that ``pathNodes(_:_:into:trails:ranks:)`` left for
     /// `level` when the child was found there. Returns `parent` itself when nothing changes.
     static func replacingChild(of parent: DataNode?, _ key: String, with child: DataNode?, trails: [Int32], level: Int) -> DataNode? {
         guard let parent else {

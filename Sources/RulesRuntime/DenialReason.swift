@@ -25,6 +25,6 @@ enum DenialReason: Sendable {
     /// `/a/b` for a path's first `depth` keys (all of them when nil).
     private static func display(_ path: String, depth: Int?) -> String {
         guard let keys = try? DataPath(validating: path).keys else { return path }
-        return "/" + keys.prefix(depth ?? keys.count).joined(separator: "/")
+        return DataPath(keys: Array(keys.prefix(depth ?? keys.count))).description
     }
 }

@@ -85,15 +85,10 @@ struct Evaluator<T: Tracer> {
     /// Buffers for a read's path bytes and its keys' byte ranges (see `split`).
     var pathBytes: [UInt8] = []
     var pathBounds: [Int] = []
-    /// A single write's path in the tree before and after it: `[i]` is the node at the
-    /// written keys' first `i` (nil where nothing is stored).
-    var oldPath: [DataNode?] = []
+    /// A single write's path in the tree after it, when it is built before the rules run (an
+    /// explained or traced decision): `[i]` is the node at the written keys' first `i`. The path
+    /// before the write, with its trails and ranks, is in `snaps.overlay` either way.
     var newPath: [DataNode?] = []
-    /// Where each level's child on the written path is in its parent's child tree (see
-    /// `DataNode.pathNodes(_:_:into:trails:)`); plain integers, never cleared.
-    var pathTrails: [Int32] = []
-    /// The ranks of a single write's keys (see `DataNode.pathNodes`); plain values, never cleared.
-    var pathRanks: [KeyRank] = []
     /// A set's or delete's keys and its one write entry, their storage kept between decisions
     /// (see `single(_:_:)`).
     var singleKeys: [String] = []
@@ -138,7 +133,6 @@ struct Evaluator<T: Tracer> {
         snaps.overlay.clear()
         wildcardKeys.clearKeepingCapacity()
         chain.clearKeepingCapacity()
-        oldPath.clearKeepingCapacity()
         newPath.clearKeepingCapacity()
         singleEntry.clearKeepingCapacity()
         updateEntries.clearKeepingCapacity()
@@ -347,34 +341,29 @@ struct Evaluator<T: Tracer> {
         for (keys, input) in entries {
             // Keys, string sizes and depth of the written value, checked before any rule runs.
             do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title(), oldRoot, error.message) }
-            if overlaid && input.resolvesToLeaf {
-                // A leaf adds no level; its node is made when a rule reads it, or once allowed.
-                if keys.count >= DataLimits.maxDepth {
-                    return reject(title(), oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
-                }
-                DataNode.pathNodes(oldRoot, keys, into: &snaps.overlay.oldPath, trails: &snaps.overlay.trails, ranks: &snaps.overlay.ranks)
-                snaps.overlay.begin(keys, writingLeaf: input, now: now)
-                continue
-            }
             let existing: DataNode?
-            if overlaid {
+            if single {
+                // The path before the write, looked up once, with where each child was found.
                 DataNode.pathNodes(oldRoot, keys, into: &snaps.overlay.oldPath, trails: &snaps.overlay.trails, ranks: &snaps.overlay.ranks)
                 existing = snaps.overlay.oldPath[keys.count]
-            } else if single {
-                DataNode.pathNodes(oldRoot, keys, into: &oldPath, trails: &pathTrails, ranks: &pathRanks)
-                existing = oldPath[keys.count]
             } else {
                 // Only an increment needs the value it adds to.
                 existing = input.readsExisting ? oldRoot?.descendant(keys) : nil
             }
-            let node = input.resolved(now: now, existing: existing)
-            if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
+            // A leaf written through the overlay is made only when a rule reads it, or once
+            // allowed; it adds no level.
+            let pendingLeaf = overlaid && input.resolvesToLeaf
+            let node = pendingLeaf ? nil : input.resolved(now: now, existing: existing)
+            if let height = pendingLeaf ? 0 : node.map({ Self.height($0, limit: DataLimits.maxDepth) }),
+               keys.count + height >= DataLimits.maxDepth {
                 return reject(title(), oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
             }
-            if overlaid {
+            if pendingLeaf {
+                snaps.overlay.begin(keys, writingLeaf: input, now: now)
+            } else if overlaid {
                 snaps.overlay.begin(keys, writing: node)
             } else if single {
-                newRoot = DataNode.replacing(oldRoot, along: oldPath, keys, with: node, newPath: &newPath, trails: pathTrails)
+                newRoot = DataNode.replacing(oldRoot, along: snaps.overlay.oldPath, keys, with: node, newPath: &newPath, trails: snaps.overlay.trails)
             } else {
                 resolved.append((keys, node))
             }
@@ -424,7 +413,7 @@ struct Evaluator<T: Tracer> {
                     // On the written path: the overlay's entry (or the written node at the end).
                     newEntry = snaps.addChild(of: newEntry, key: key, rank: rank)
                 } else if single {
-                    oldEntry = snaps.addChild(of: oldEntry, key: key, node: oldPath[depth + 1])
+                    oldEntry = snaps.addChild(of: oldEntry, key: key, node: snaps.overlay.oldPath[depth + 1])
                     newEntry = snaps.addChild(of: newEntry, key: key, node: newPath[depth + 1])
                 } else {
                     oldEntry = snaps.addChild(of: oldEntry, key: key)

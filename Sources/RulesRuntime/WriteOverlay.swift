@@ -11,10 +11,10 @@ struct WriteOverlay: Sendable {
     /// The written path's keys.
     private(set) var keys: [String] = []
     /// `[i]` is the node at `keys[..<i]` in the tree before the write (nil where nothing is
-    /// stored), as ``DataNode/pathNodes(_:_:into:trails:)`` finds them.
+    /// stored), as ``DataNode/pathNodes(_:_:into:trails:ranks:)`` finds them.
     var oldPath: [DataNode?] = []
     /// Where each level's child on the path is in its parent's child tree (see
-    /// ``DataNode/pathNodes(_:_:into:trails:)``); plain integers, never cleared.
+    /// ``DataNode/pathNodes(_:_:into:trails:ranks:)``); plain integers, never cleared.
     var trails: [Int32] = []
     /// `[i]` is the rank of `keys[i]` (see ``DataNode/pathNodes(_:_:into:trails:ranks:)``);
     /// plain values, never cleared.

@@ -81,7 +81,7 @@ import Testing
         defer { dir.remove() }
         try Self.makeRepository(in: dir)
         try dir.write("repo/sub/x.json", "{}")
-        let repo = SourceRoot.absolute(dir.url.appendingPathComponent("repo").path, workingDirectory: "/")
+        let repo = LexicalPath.absolute(dir.url.appendingPathComponent("repo").path, workingDirectory: "/")
         let fromSub = SourceRoot.find(explicit: nil, configurationDirectory: nil, workingDirectory: repo + "/sub")
         #expect(fromSub.path == repo)
         #expect(fromSub.relative("x.json", workingDirectory: repo + "/sub") == "sub/x.json")
@@ -89,7 +89,7 @@ import Testing
         #expect(fromSub.relative("/elsewhere/x.json") == nil)
         #expect(fromSub.uri.hasPrefix("file:///") && fromSub.uri.hasSuffix("/repo/"))
         #expect(SourceRoot.find(explicit: "sub", configurationDirectory: "..", workingDirectory: repo).path == repo + "/sub")
-        #expect(SourceRoot.absolute("a/../b//./c", workingDirectory: "/w") == "/w/b/c")
+        #expect(LexicalPath.absolute("a/../b//./c", workingDirectory: "/w") == "/w/b/c")
     }
 
     @Test func lintLevelsChangeSeverities() throws {
@@ -144,7 +144,7 @@ import Testing
         #expect(top.output == inner.output)
         let run = try #require((try parseJSON(top.output)["runs"] as? [[String: Any]])?.first)
         let base = try #require((run["originalUriBaseIds"] as? [String: Any])?["%SRCROOT%"] as? [String: Any])
-        #expect(base["uri"] as? String == "file://" + SourceRoot.absolute(repo, workingDirectory: "/") + "/")
+        #expect(base["uri"] as? String == "file://" + LexicalPath.absolute(repo, workingDirectory: "/") + "/")
         let results = try #require(run["results"] as? [[String: Any]])
         #expect(!results.isEmpty)
         for r in results {
