@@ -12,8 +12,8 @@ public struct BytecodeCompiler {
     private var numbers: [Double] = []
     private var numberIndex: [UInt64: Int32] = [:]
     private var strings: [String] = []
-    // Keyed by bytes: Swift's String equality folds canonically equivalent text, the rules language does not.
-    private var stringIndex: [[UInt8]: Int32] = [:]
+    // By bytes: Swift's String equality folds canonically equivalent text, the rules language does not.
+    private var stringIndex: [ExactText: Int32] = [:]
     private var regexes: [CompiledRegex] = []
     private var depth = 0
     private var maxDepth = 0
@@ -38,9 +38,10 @@ public struct BytecodeCompiler {
         // Reserve the slot so the root is index 0.
         let index = Int32(nodes.count)
         nodes.append(CompiledNode(path: "", literals: [:], wildcard: -1, wildcardName: "", read: -1, write: -1, validate: -1, validatesBelow: false, indexOn: []))
-        let read = n.read.map { rule($0, path: n.pathDescription) } ?? -1
-        let write = n.write.map { rule($0, path: n.pathDescription) } ?? -1
-        let validate = n.validate.map { rule($0, path: n.pathDescription) } ?? -1
+        let path = n.pathDescription
+        let read = n.read.map { rule($0, path: path) } ?? -1
+        let write = n.write.map { rule($0, path: path) } ?? -1
+        let validate = n.validate.map { rule($0, path: path) } ?? -1
         var literals: [String: Int32] = [:]
         var below = validate >= 0
         for (key, child) in n.literalChildren {
@@ -54,7 +55,7 @@ public struct BytecodeCompiler {
             below = below || nodes[Int(wildcard)].validatesBelow
         }
         nodes[Int(index)] = CompiledNode(
-            path: n.pathDescription, literals: literals, wildcard: wildcard, wildcardName: n.wildcard?.name ?? "",
+            path: path, literals: literals, wildcard: wildcard, wildcardName: n.wildcard?.name ?? "",
             read: read, write: write, validate: validate, validatesBelow: below, indexOn: n.indexOn)
         return index
     }
@@ -255,7 +256,7 @@ public struct BytecodeCompiler {
     }
 
     private mutating func string(_ s: String) -> Int32 {
-        let key = Array(s.utf8)
+        let key = ExactText(s)
         if let i = stringIndex[key] { return i }
         let i = Int32(strings.count)
         strings.append(s)

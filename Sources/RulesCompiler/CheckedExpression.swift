@@ -26,6 +26,11 @@ public struct CheckedExpression: Sendable {
         self.regexes = regexes
     }
 
+    /// The same checked tree for another occurrence of its text in the file.
+    func moved(to source: ExpressionSource) -> CheckedExpression {
+        CheckedExpression(root: root, source: source, types: types, resolutions: resolutions, regexes: regexes)
+    }
+
     /// The static type of a node.
     public func type(of e: Expression) -> StaticType { e.id < types.count ? types[e.id] : .invalid }
 

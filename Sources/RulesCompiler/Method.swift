@@ -20,15 +20,33 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
 
     /// The snapshot method with this name, if any.
     public static func snapshotMethod(named name: String) -> Method? {
-        guard let m = Method(rawValue: name), m.isSnapshotMethod else { return nil }
+        guard let m = Method(named: name), m.isSnapshotMethod else { return nil }
         return m
     }
 
     /// The string method with this name, if any.
     public static func stringMethod(named name: String) -> Method? {
-        guard let m = Method(rawValue: name), !m.isSnapshotMethod else { return nil }
+        guard let m = Method(named: name), !m.isSnapshotMethod else { return nil }
         return m
     }
+
+    /// The method with this name, if any: `Method(rawValue:)` without comparing the name with
+    /// all seventeen (every call and member in a rules file is looked up).
+    public init?(named name: String) {
+        guard let first = name.utf8.first, first < 128 else { return nil }
+        for m in Self.byFirstByte[Int(first)] where m.rawValue == name {
+            self = m
+            return
+        }
+        return nil
+    }
+
+    /// The methods by the first byte of their names.
+    private static let byFirstByte: [[Method]] = {
+        var table = [[Method]](repeating: [], count: 128)
+        for m in allCases { table[Int(m.rawValue.utf8.first!)].append(m) }
+        return table
+    }()
 
     /// The static type of a call's result.
     public var resultType: StaticType {

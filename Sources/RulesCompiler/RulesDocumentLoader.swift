@@ -8,6 +8,8 @@ public struct RulesDocumentLoader {
     /// Limits for each expression.
     public var expressionLimits: ExpressionLimits = .default
     private(set) var diagnostics: [Diagnostic] = []
+    /// Expressions parsed and checked so far, for the repeats.
+    private var cache = ExpressionCache()
 
     /// The message the server gives for a key with a forbidden character.
     public static let invalidKeyMessage = ##"String can't contain ".", "#", "$", "/", "[", or "]""##
@@ -24,6 +26,7 @@ public struct RulesDocumentLoader {
     /// Reads, checks and builds the rule tree. The tree is nil when the document has no usable
     /// `rules` object; otherwise it is returned even when some rules have errors.
     public mutating func load() -> (RuleNode?, [Diagnostic]) {
+        cache = ExpressionCache()
         let read = RelaxedJSONReader.read(file)
         diagnostics.append(contentsOf: read.diagnostics)
         guard let root = read.root else { return (nil, diagnostics) }
@@ -132,7 +135,10 @@ public struct RulesDocumentLoader {
             return Rule(kind: kind, body: .constant(b), valueRange: m.value.range, keyRange: m.key.range)
         case .string(let s):
             let source = ExpressionSource(string: s)
-            let parsed = ExpressionParser.parse(s.value, limits: expressionLimits)
+            if let known = cache.checked(s.value, kind: kind, wildcards: wildcards, source: source) {
+                return Rule(kind: kind, body: .expression(known), valueRange: m.value.range, keyRange: m.key.range)
+            }
+            let parsed = cache.parse(s.value, limits: expressionLimits)
             for d in parsed.diagnostics {
                 var mapped = d
                 mapped.range = source.fileRange(d.range)
@@ -142,11 +148,13 @@ public struct RulesDocumentLoader {
                 return Rule(kind: kind, body: .invalid, valueRange: m.value.range, keyRange: m.key.range)
             }
             let (checked, found) = TypeChecker.check(
-                root, nodeCount: parsed.nodeCount, kind: kind, wildcards: wildcards, source: source)
+                root, nodeCount: parsed.nodeCount, kind: kind, wildcards: wildcards, source: source,
+                regexCache: cache.regexes)
             diagnostics.append(contentsOf: found)
             guard let checked else {
                 return Rule(kind: kind, body: .invalid, valueRange: m.value.range, keyRange: m.key.range)
             }
+            if found.isEmpty { cache.remember(checked, text: s.value, kind: kind, wildcards: wildcards) }
             return Rule(kind: kind, body: .expression(checked), valueRange: m.value.range, keyRange: m.key.range)
         default:
             error(.invalidRuleValue, Self.invalidRuleMessage, m.value.range)

@@ -17,9 +17,16 @@ public struct TypeChecker {
     private var resolutions: [Resolution?]
     private(set) var diagnostics: [Diagnostic] = []
     private(set) var regexes: [Int: CompiledRegex] = [:]
+    /// Patterns already validated and compiled in this file.
+    private let regexCache: RegexCache
 
     /// Creates a checker for an expression with `nodeCount` nodes.
     public init(kind: RuleKind, wildcards: [String], source: ExpressionSource, nodeCount: Int) {
+        self.init(kind: kind, wildcards: wildcards, source: source, nodeCount: nodeCount, regexCache: RegexCache())
+    }
+
+    init(kind: RuleKind, wildcards: [String], source: ExpressionSource, nodeCount: Int, regexCache: RegexCache) {
+        self.regexCache = regexCache
         self.kind = kind
         self.wildcards = wildcards
         self.source = source
@@ -31,7 +38,17 @@ public struct TypeChecker {
     public static func check(
         _ root: Expression, nodeCount: Int, kind: RuleKind, wildcards: [String], source: ExpressionSource
     ) -> (CheckedExpression?, [Diagnostic]) {
-        var checker = TypeChecker(kind: kind, wildcards: wildcards, source: source, nodeCount: nodeCount)
+        check(root, nodeCount: nodeCount, kind: kind, wildcards: wildcards, source: source, regexCache: RegexCache())
+    }
+
+    /// ``check(_:nodeCount:kind:wildcards:source:)`` sharing the patterns compiled for other
+    /// expressions of the same file.
+    static func check(
+        _ root: Expression, nodeCount: Int, kind: RuleKind, wildcards: [String], source: ExpressionSource,
+        regexCache: RegexCache
+    ) -> (CheckedExpression?, [Diagnostic]) {
+        var checker = TypeChecker(
+            kind: kind, wildcards: wildcards, source: source, nodeCount: nodeCount, regexCache: regexCache)
         let t = checker.check(root)
         if t != .boolean && t != .invalid {
             checker.error(.notBoolean, "Expression must evaluate to a boolean.", root.range)
@@ -317,20 +334,18 @@ public struct TypeChecker {
     private mutating func regex(pattern: String, flags: String, node: Expression) {
         let patternStart = Int(node.range.start) + 1
         let flagsStart = patternStart + pattern.utf8.count + 1
-        let issues = RegexSubset.validate(pattern: pattern, flags: flags)
-        for issue in issues {
-            let base = issue.isInFlags ? flagsStart : patternStart
-            let r = SourceRange(base + Int(issue.range.start), base + Int(issue.range.end))
-            error(issue.code, issue.message, r)
-        }
-        guard issues.isEmpty else { return }
-        do {
-            let compiled = try CompiledRegex(
-                firebasePattern: pattern, caseInsensitive: flags.contains("i"), matchLimit: 1_000_000, depthLimit: 100_000)
-            regexes[node.id] = compiled
-        } catch {
+        switch regexCache.outcome(pattern: pattern, flags: flags) {
+        case .issues(let issues):
+            for issue in issues {
+                let base = issue.isInFlags ? flagsStart : patternStart
+                let r = SourceRange(base + Int(issue.range.start), base + Int(issue.range.end))
+                error(issue.code, issue.message, r)
+            }
+        case .failed(let error):
             let at = patternStart + max(0, min(error.byteOffset, pattern.utf8.count))
             self.error(.regexCompile, "invalid regular expression: \(error.message)", SourceRange(at, at + 1))
+        case .compiled(let compiled):
+            regexes[node.id] = compiled
         }
     }
 

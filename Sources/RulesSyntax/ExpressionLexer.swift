@@ -338,22 +338,23 @@ struct ExpressionLexer {
         return table
     }()
 
-    /// ``spellings`` keyed by their bytes packed into an integer (first byte lowest, the length
-    /// above them, so a NUL byte cannot pass for a shorter spelling): an integer look-up avoids
-    /// building a `String` and hashing it for each candidate length.
-    private static let packedSpellings: [UInt64: Spelling] = {
-        var table: [UInt64: Spelling] = [:]
-        for (spelling, kind) in spellings { table[pack(Array(spelling.utf8)[...])] = kind }
-        return table
-    }()
+    /// A spelling's bytes packed into an integer (first byte lowest, the length above them, so a
+    /// NUL byte cannot pass for a shorter spelling), with what it is.
+    private struct Candidate: Sendable {
+        var packed: UInt64
+        var length: Int
+        var spelling: Spelling
+    }
 
-    /// The length of the longest spelling that starts with each ASCII byte (0 for none).
-    private static let longestSpelling: [UInt8] = {
-        var table = [UInt8](repeating: 0, count: 128)
-        for spelling in spellings.keys {
+    /// ``spellings`` by first ASCII byte, longest first: the lexer compares packed integers for
+    /// the one to four spellings that start with a byte, instead of building and hashing keys.
+    private static let candidates: [[Candidate]] = {
+        var table = [[Candidate]](repeating: [], count: 128)
+        for (spelling, kind) in spellings {
             let bytes = Array(spelling.utf8)
-            table[Int(bytes[0])] = max(table[Int(bytes[0])], UInt8(bytes.count))
+            table[Int(bytes[0])].append(Candidate(packed: pack(bytes[...]), length: bytes.count, spelling: kind))
         }
+        for i in table.indices { table[i].sort { $0.length > $1.length } }
         return table
     }()
 
@@ -370,13 +371,13 @@ struct ExpressionLexer {
     private mutating func lexPunctuator() throws(ExpressionSyntaxError) -> ExpressionToken {
         let start = position
         if bytes[start] < 0x80 {
-            // No spelling is longer than the longest one starting with this byte, so most
-            // punctuators ("(", ".", ",") take one look-up instead of four.
-            let longest = Int(Self.longestSpelling[Int(bytes[start])])
-            for length in stride(from: min(longest, bytes.count - start), through: 1, by: -1) {
-                guard let kind = Self.packedSpellings[Self.pack(bytes[start..<(start + length)])] else { continue }
+            for candidate in Self.candidates[Int(bytes[start])] {
+                let length = candidate.length
+                guard length <= bytes.count - start, Self.pack(bytes[start..<(start + length)]) == candidate.packed else {
+                    continue
+                }
                 let range = SourceRange(start, start + length)
-                switch kind {
+                switch candidate.spelling {
                 case .token(let p):
                     position = start + length
                     return ExpressionToken(kind: .punctuator(p), start: start, end: position)

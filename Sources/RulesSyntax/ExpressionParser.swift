@@ -30,6 +30,22 @@ public enum ExpressionParser {
         "var", "let", "const", "function", "new", "typeof", "delete", "void", "instanceof", "in",
     ]
 
+    /// True when `word` is one of ``forbiddenKeywords``. Every identifier is tested, so the
+    /// first byte picks the one or two candidates to compare instead of hashing the word.
+    static func isForbiddenKeyword(_ word: String) -> Bool {
+        switch word.utf8.first {
+        case UInt8(ascii: "c"): word == "const"
+        case UInt8(ascii: "d"): word == "delete"
+        case UInt8(ascii: "f"): word == "function"
+        case UInt8(ascii: "i"): word == "in" || word == "instanceof"
+        case UInt8(ascii: "l"): word == "let"
+        case UInt8(ascii: "n"): word == "new"
+        case UInt8(ascii: "t"): word == "typeof"
+        case UInt8(ascii: "v"): word == "var" || word == "void"
+        default: false
+        }
+    }
+
     /// A binary operator as the precedence climber sees it.
     private enum Infix {
         case binary(BinaryOperator)
@@ -50,11 +66,24 @@ public enum ExpressionParser {
 
         init?(_ token: ExpressionToken) {
             guard case .punctuator(let p) = token.kind else { return nil }
-            if let op = LogicalOperator(rawValue: p.rawValue) {
-                self = .logical(op)
-            } else if let op = BinaryOperator(rawValue: p.rawValue) {
-                self = .binary(op)
-            } else {
+            switch p {
+            case .and: self = .logical(.and)
+            case .or: self = .logical(.or)
+            case .plus: self = .binary(.add)
+            case .minus: self = .binary(.subtract)
+            case .star: self = .binary(.multiply)
+            case .slash: self = .binary(.divide)
+            case .percent: self = .binary(.remainder)
+            case .less: self = .binary(.less)
+            case .lessOrEqual: self = .binary(.lessOrEqual)
+            case .greater: self = .binary(.greater)
+            case .greaterOrEqual: self = .binary(.greaterOrEqual)
+            case .equal: self = .binary(.equal)
+            case .notEqual: self = .binary(.notEqual)
+            case .strictEqual: self = .binary(.strictEqual)
+            case .strictNotEqual: self = .binary(.strictNotEqual)
+            case .leftParen, .rightParen, .leftBracket, .rightBracket, .leftBrace, .rightBrace, .comma, .dot,
+                .question, .colon, .bang:
                 return nil
             }
         }
@@ -150,7 +179,7 @@ public enum ExpressionParser {
             switch t.kind {
             case .end:
                 return .unexpectedEnd(at: t.range)
-            case .word(let word) where ExpressionParser.forbiddenKeywords.contains(word):
+            case .word(let word) where ExpressionParser.isForbiddenKeyword(word):
                 return .keyword(word, at: t.range)
             default:
                 return .unexpectedToken(lexer.text(of: t), at: t.range)
@@ -172,7 +201,7 @@ public enum ExpressionParser {
             }
             switch token.kind {
             case .end: return .unexpectedEnd(at: token.range)
-            case .word(let word) where ExpressionParser.forbiddenKeywords.contains(word): return .keyword(word, at: token.range)
+            case .word(let word) where ExpressionParser.isForbiddenKeyword(word): return .keyword(word, at: token.range)
             default: return .expected(what, at: token.range)
             }
         }
@@ -243,7 +272,7 @@ public enum ExpressionParser {
                 case "false": return try pushLeaf(.boolean(false))
                 case "null": return try pushLeaf(.null)
                 default:
-                    guard !ExpressionParser.forbiddenKeywords.contains(word) else { throw .keyword(word, at: token.range) }
+                    guard !ExpressionParser.isForbiddenKeyword(word) else { throw .keyword(word, at: token.range) }
                     return try pushLeaf(.identifier(word))
                 }
             case .punctuator(.bang), .punctuator(.minus):

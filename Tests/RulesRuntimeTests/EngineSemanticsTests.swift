@@ -545,3 +545,17 @@ extension EngineSemanticsTests {
         #expect(!engine.decide(.read(path: "/e\u{301}"), on: nil, now: 0).allowed)
     }
 }
+
+extension EngineSemanticsTests {
+    /// String constants are pooled by their bytes: the precomposed and decomposed spellings of "é"
+    /// in one file stay two constants, and each matches only itself.
+    @Test func stringConstantsArePooledByBytes() throws {
+        let source = #"{"rules": {"a": {".write": "newData.val() === '\u00e9'"}, "b": {".write": "newData.val() === 'e\u0301'"}}}"#
+        let ruleset = try #require(RulesCompiler.compile(source: source).ruleset)
+        let engine = RulesEngine(ruleset: ruleset)
+        #expect(engine.decide(.set(path: "/a", value: .string("\u{E9}")), on: nil, now: 0).allowed)
+        #expect(!engine.decide(.set(path: "/a", value: .string("e\u{301}")), on: nil, now: 0).allowed)
+        #expect(engine.decide(.set(path: "/b", value: .string("e\u{301}")), on: nil, now: 0).allowed)
+        #expect(!engine.decide(.set(path: "/b", value: .string("\u{E9}")), on: nil, now: 0).allowed)
+    }
+}

@@ -130,6 +130,17 @@ func allNodes(_ root: Expression) -> [Expression] {
         #expect(sExpression(root) == expected)
     }
 
+    /// Every binary operator's spelling parses to that operator.
+    @Test(arguments: BinaryOperator.allCases)
+    func everyBinaryOperatorParsesToItself(_ op: BinaryOperator) throws {
+        let root = try #require(parseValid("a \(op.rawValue) b"))
+        guard case .binary(let parsed, _, _, _) = root.kind else {
+            Issue.record("not a binary node: \(sExpression(root))")
+            return
+        }
+        #expect(parsed == op)
+    }
+
     @Test func logicalChainsAreFlat() throws {
         let and = try #require(parseValid("a && b && c && d"))
         guard case .logical(.and, let operands) = and.kind else { Issue.record("not a logical node"); return }
