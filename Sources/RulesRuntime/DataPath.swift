@@ -85,21 +85,33 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
         var count = 0
         var keyStart = start
         var i = start
-        while true {
-            let atEnd = i == end
-            if atEnd || p[i] == slash {
-                let length = i - keyStart
-                if length == 0 || length > DataLimits.maxKeyBytes || count == limit { return nil }
-                out[2 * count] = keyStart
-                out[2 * count + 1] = i
-                count += 1
-                if atEnd { return count }
-                keyStart = i + 1
-            } else if isForbiddenKeyByte(p[i]) {
-                return nil
+        // One table load and test per byte: "/" is itself a forbidden key byte, so ordinary
+        // bytes skip both checks.
+        let found: Bool = forbiddenKeyBytes.withUnsafeBufferPointer { table in
+            let forbidden = table.baseAddress!
+            while i < end {
+                let b = p[i]
+                if _fastPath(forbidden[Int(b)] == 0) {
+                    i &+= 1
+                    continue
+                }
+                guard b == slash else { return false }
+                let length = i &- keyStart
+                if length == 0 || length > DataLimits.maxKeyBytes || count == limit { return false }
+                out[2 &* count] = keyStart
+                out[2 &* count &+ 1] = i
+                count &+= 1
+                i &+= 1
+                keyStart = i
             }
-            i += 1
+            return true
         }
+        guard found else { return nil }
+        let length = end - keyStart
+        if length == 0 || length > DataLimits.maxKeyBytes || count == limit { return nil }
+        out[2 * count] = keyStart
+        out[2 * count + 1] = end
+        return count + 1
     }
 
     /// Checks one key against the database's rules: non-empty, at most
@@ -127,20 +139,24 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// ``isForbiddenKeyByte(_:)`` as a table of 256 flags, for the path scanner's inner loop.
+    private static let forbiddenKeyBytes: [UInt8] = (0...255).map { isForbiddenKeyByte(UInt8($0)) ? 1 : 0 }
+
     /// Whether a byte may not appear in a key: `.` `$` `#` `[` `]` `/` and the ASCII control
     /// characters 0x00–0x1F and 0x7F. Two 64-bit masks, one per half of ASCII, so the check
     /// costs a shift and a test per byte.
     @inline(__always)
     static func isForbiddenKeyByte(_ byte: UInt8) -> Bool {
+        // Literals, not stored constants: a `static let` is read through its lazy initialiser,
+        // once per byte.
+        // Bytes 0–63: 0x00–0x1F, `#` (0x23), `$` (0x24), `.` (0x2E), `/` (0x2F).
+        let low: UInt64 = 0x0000_C018_FFFF_FFFF
+        // Bytes 64–127: `[` (0x5B), `]` (0x5D), 0x7F.
+        let high: UInt64 = 0x8000_0000_2800_0000
         if byte >= 0x80 { return false }
-        let mask = byte < 64 ? forbiddenLow : forbiddenHigh
+        let mask = byte < 64 ? low : high
         return (mask >> UInt64(byte & 63)) & 1 != 0
     }
-
-    /// Bytes 0–63: 0x00–0x1F, `#` (0x23), `$` (0x24), `.` (0x2E), `/` (0x2F).
-    private static let forbiddenLow: UInt64 = 0xFFFF_FFFF | (1 << 0x23) | (1 << 0x24) | (1 << 0x2E) | (1 << 0x2F)
-    /// Bytes 64–127: `[` (0x5B), `]` (0x5D), 0x7F.
-    private static let forbiddenHigh: UInt64 = (1 << (0x5B - 64)) | (1 << (0x5D - 64)) | (1 << (0x7F - 64))
 
     /// Whether this is the root.
     public var isRoot: Bool { keys.isEmpty }

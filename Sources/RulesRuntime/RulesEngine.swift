@@ -290,7 +290,11 @@ struct Evaluator<T: Tracer> {
         if bytes.count < n { bytes = [UInt8](repeating: 0, count: Swift.max(n, 64)) }
         if bounds.count < 2 * DataLimits.maxPathLevels { bounds = [Int](repeating: 0, count: 2 * DataLimits.maxPathLevels) }
         return bytes.withUnsafeMutableBufferPointer { buffer in
-            let (_, copied) = buffer.initialize(from: path.utf8)
+            let copied =
+                path.utf8.withContiguousStorageIfAvailable { source in
+                    if let from = source.baseAddress { buffer.baseAddress!.update(from: from, count: n) }
+                    return n
+                } ?? buffer.initialize(from: path.utf8).1
             guard copied == n else { return nil }
             return bounds.withUnsafeMutableBufferPointer { b in
                 DataPath.keyBounds(UnsafeBufferPointer(rebasing: buffer[0..<n]), into: b)

@@ -46,6 +46,11 @@ public struct SnapshotTable: Sendable {
 
     /// Forgets every entry, keeping the storage.
     public mutating func reset() {
+        // Already empty (a decision starts after the last one's reset): only the capacity check.
+        if entries.isEmpty {
+            if entries.capacity < 32 { entries.reserveCapacity(32) }
+            return
+        }
         // A few entries (a read) are popped one by one; more (a write) are dropped in one call,
         // whose fixed cost is then less than popping each.
         if entries.count > 4 { entries.removeAll(keepingCapacity: true) } else { entries.clearKeepingCapacity() }

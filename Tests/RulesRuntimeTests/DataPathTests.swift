@@ -1,5 +1,5 @@
 import Testing
-import RulesRuntime
+@testable import RulesRuntime
 
 @Suite struct DataPathTests {
     @Test(arguments: [
@@ -71,5 +71,19 @@ import RulesRuntime
         #expect(DataPath(keys: ["\u{E9}"]) != DataPath(keys: ["e\u{301}"]))
         #expect(Set([DataPath(keys: ["\u{E9}"]), DataPath(keys: ["e\u{301}"])]).count == 2)
         #expect(DataPath(keys: ["a", "b"]) == DataPath(keys: ["a", "b"]))
+    }
+}
+
+extension DataPathTests {
+    /// The byte test behind every path split: exactly the control characters, 0x7F and
+    /// `. $ # [ ] /` are refused; every other byte, and every byte of a multi-byte character,
+    /// may appear in a key.
+    @Test func forbiddenKeyBytesAreExactlyTheDocumentedOnes() {
+        let named = Set(".$#[]/".utf8)
+        for b in 0...255 {
+            let byte = UInt8(b)
+            let expected = byte < 0x20 || byte == 0x7F || named.contains(byte)
+            #expect(DataPath.isForbiddenKeyByte(byte) == expected, "byte \(b)")
+        }
     }
 }
