@@ -72,15 +72,19 @@ public struct BenchSuite: Sendable {
                 out.append(SuiteResult(group: "compile", name: path, stats: BenchStatistics(samples: [], iterations: 0), note: e.message))
             }
         }
-        let generatedName = "generated rules file"
-        guard selected("compile", generatedName) else { return out }
-        progress("compile a generated rules file")
-        let text = SuiteRules.generated(bytes: generatedRulesBytes)
-        let file = SourceFile(path: "generated-\(generatedRulesBytes / 1024)KB.rules.json", text: text)
-        guard RulesCompiler.compile(file).ruleset != nil else { throw BenchError("the generated rules file does not compile") }
-        let t = bench.compile(file)
-        out.append(SuiteResult(group: "compile", name: "\(generatedName) (\(text.utf8.count / 1024) KB, in memory)", stats: t.stats,
-                               note: "target ≤ 30 ms: \(t.compileMs <= 30 ? "met" : "not met")"))
+        // The target applies to the file as generated (sections repeat their expressions); the
+        // variant without a repeated expression shows the cost of parsing and checking each one.
+        for (title, distinct) in [("generated rules file", false), ("generated rules file, no expression repeated", true)] {
+            let name = "\(title) (\(generatedRulesBytes / 1024) KB, in memory)"
+            guard selected("compile", name) else { continue }
+            progress("compile a \(title)")
+            let text = SuiteRules.generated(bytes: generatedRulesBytes, distinct: distinct)
+            let file = SourceFile(path: "generated-\(generatedRulesBytes / 1024)KB.rules.json", text: text)
+            guard RulesCompiler.compile(file).ruleset != nil else { throw BenchError("the \(title) does not compile") }
+            let t = bench.compile(file)
+            out.append(SuiteResult(group: "compile", name: name, stats: t.stats,
+                                   note: distinct ? nil : "target ≤ 25 ms: \(t.compileMs <= 25 ? "met" : "not met")"))
+        }
         return out
     }
 

@@ -35,22 +35,26 @@ public enum SuiteRules {
     """#
 
     /// A rules file of at least `bytes` bytes: repeated sections of typical rules (auth checks,
-    /// lookups through `root`, `hasChildren`, string checks, regexes).
-    public static func generated(bytes: Int) -> String {
+    /// lookups through `root`, `hasChildren`, string checks, regexes). Sections differ only in
+    /// their name, so most expressions recur in every section, as in large generated files; with
+    /// `distinct`, every expression also names its section (a reserved id per section), so no
+    /// expression text recurs and each one is parsed and checked on its own.
+    public static func generated(bytes: Int, distinct: Bool = false) -> String {
         var sections: [String] = []
         var size = 0
         var i = 0
         while size < bytes {
+            let own = distinct ? "$id !== 'c\(i)-reserved' && " : ""
             let section = """
                 "c\(i)": {
                   "$id": {
                     ".read": "auth != null && root.child('members').child('c\(i)').child(auth.uid).exists()",
-                    ".write": "auth != null && (!data.exists() || data.child('owner').val() === auth.uid)",
-                    ".validate": "newData.hasChildren(['owner', 'name', 'age'])",
-                    "owner": { ".validate": "newData.val() === auth.uid" },
-                    "name": { ".validate": "newData.isString() && newData.val().length > 0 && newData.val().length < 100 && newData.val().matches(/^[A-Za-z][A-Za-z ]*$/)" },
-                    "age": { ".validate": "newData.isNumber() && newData.val() >= 0 && newData.val() <= 150" },
-                    "tags": { "$tag": { ".validate": "newData.val() === true && $tag.length < 20" } },
+                    ".write": "\(own)auth != null && (!data.exists() || data.child('owner').val() === auth.uid)",
+                    ".validate": "\(own)newData.hasChildren(['owner', 'name', 'age'])",
+                    "owner": { ".validate": "\(own)newData.val() === auth.uid" },
+                    "name": { ".validate": "\(own)newData.isString() && newData.val().length > 0 && newData.val().length < 100 && newData.val().matches(/^[A-Za-z][A-Za-z ]*$/)" },
+                    "age": { ".validate": "\(own)newData.isNumber() && newData.val() >= 0 && newData.val() <= 150" },
+                    "tags": { "$tag": { ".validate": "\(own)newData.val() === true && $tag.length < 20" } },
                     "$other": { ".validate": false }
                   }
                 }

@@ -23,6 +23,9 @@ import Testing
         let text = SuiteRules.generated(bytes: 20_000)
         #expect(text.utf8.count >= 20_000)
         #expect(RulesCompiler.compile(source: text).ruleset != nil)
+        let distinct = SuiteRules.generated(bytes: 20_000, distinct: true)
+        #expect(distinct.utf8.count >= 20_000)
+        #expect(RulesCompiler.compile(source: distinct).ruleset != nil)
         #expect(RulesCompiler.compile(source: SuiteRules.workload).ruleset != nil)
     }
 
