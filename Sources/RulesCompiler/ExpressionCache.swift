@@ -7,42 +7,56 @@ import RulesSyntax
 /// expression's text and the limits, and a check only on the tree, the rule kind and the
 /// wildcard names in scope, so a repeat takes the earlier result: the tree is shared (it is
 /// immutable) and only the file position is the repeat's own. Checks that reported anything are
-/// never reused, so every diagnostic is reported where it was found.
+/// never reused, so every diagnostic is reported where it was found. Texts and wildcard names
+/// are compared by their bytes, as the rules language compares them.
 struct ExpressionCache {
-    /// Texts and names are compared by their bytes, as the rules language compares them.
-    private struct CheckKey: Hashable {
-        var text: ExactText
-        var kind: RuleKind
-        var wildcards: [ExactText]
-
-        init(_ text: String, _ kind: RuleKind, _ wildcards: [String]) {
-            self.text = ExactText(text)
-            self.kind = kind
-            self.wildcards = wildcards.map(ExactText.init)
-        }
+    /// One expression text: its parse, and its clean checks so far.
+    struct Entry {
+        var parsed: ParsedExpression
+        var checks: [(kind: RuleKind, wildcards: [String], checked: CheckedExpression)] = []
     }
 
-    private var parsed: [ExactText: ParsedExpression] = [:]
-    private var checked: [CheckKey: CheckedExpression] = [:]
+    /// Where a text's entry is; valid until the next text is added.
+    typealias Slot = Dictionary<ExactText, Entry>.Index
+
+    /// Entries by text; a text is hashed once when it is first seen and once per repeat.
+    private var entries: [ExactText: Entry] = [:]
     /// Regular expression literals validated and compiled so far.
     let regexes = RegexCache()
 
-    /// `text` parsed with `limits` (the same limits for the whole file).
-    mutating func parse(_ text: String, limits: ExpressionLimits) -> ParsedExpression {
+    /// Where `text`'s entry is, if the text was seen before.
+    func find(_ text: String) -> Slot? { entries.index(forKey: ExactText(text)) }
+
+    /// The earlier clean check at `entry` as a `kind` rule under `wildcards`, moved to `source`.
+    func checked(at entry: Slot, kind: RuleKind, wildcards: [String], source: ExpressionSource)
+        -> CheckedExpression?
+    {
+        for check in entries.values[entry].checks where check.kind == kind && Self.same(check.wildcards, wildcards) {
+            return check.checked.moved(to: source)
+        }
+        return nil
+    }
+
+    /// The parse at `entry`, or `text` parsed with `limits` (the same for the whole file) and
+    /// remembered.
+    mutating func parse(_ text: String, at entry: Slot?, limits: ExpressionLimits)
+        -> (ParsedExpression, Slot)
+    {
+        if let entry { return (entries.values[entry].parsed, entry) }
+        let parsed = ExpressionParser.parse(text, limits: limits)
         let key = ExactText(text)
-        if let known = parsed[key] { return known }
-        let result = ExpressionParser.parse(text, limits: limits)
-        parsed[key] = result
-        return result
+        entries[key] = Entry(parsed: parsed)
+        return (parsed, entries.index(forKey: key)!)
     }
 
-    /// The earlier clean check of `text` as a `kind` rule under `wildcards`, moved to `source`.
-    func checked(_ text: String, kind: RuleKind, wildcards: [String], source: ExpressionSource) -> CheckedExpression? {
-        checked[CheckKey(text, kind, wildcards)]?.moved(to: source)
+    /// Remembers a check of the text at `entry` that produced no diagnostic.
+    mutating func remember(
+        _ result: CheckedExpression, at entry: Slot, kind: RuleKind, wildcards: [String]
+    ) {
+        entries.values[entry].checks.append((kind, wildcards, result))
     }
 
-    /// Remembers a check that produced no diagnostic.
-    mutating func remember(_ result: CheckedExpression, text: String, kind: RuleKind, wildcards: [String]) {
-        checked[CheckKey(text, kind, wildcards)] = result
+    private static func same(_ a: [String], _ b: [String]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { ExactText($0) == ExactText($1) }
     }
 }

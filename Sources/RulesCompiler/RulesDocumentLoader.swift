@@ -135,10 +135,11 @@ public struct RulesDocumentLoader {
             return Rule(kind: kind, body: .constant(b), valueRange: m.value.range, keyRange: m.key.range)
         case .string(let s):
             let source = ExpressionSource(string: s)
-            if let known = cache.checked(s.value, kind: kind, wildcards: wildcards, source: source) {
+            let seen = cache.find(s.value)
+            if let seen, let known = cache.checked(at: seen, kind: kind, wildcards: wildcards, source: source) {
                 return Rule(kind: kind, body: .expression(known), valueRange: m.value.range, keyRange: m.key.range)
             }
-            let parsed = cache.parse(s.value, limits: expressionLimits)
+            let (parsed, entry) = cache.parse(s.value, at: seen, limits: expressionLimits)
             for d in parsed.diagnostics {
                 var mapped = d
                 mapped.range = source.fileRange(d.range)
@@ -154,7 +155,7 @@ public struct RulesDocumentLoader {
             guard let checked else {
                 return Rule(kind: kind, body: .invalid, valueRange: m.value.range, keyRange: m.key.range)
             }
-            if found.isEmpty { cache.remember(checked, text: s.value, kind: kind, wildcards: wildcards) }
+            if found.isEmpty { cache.remember(checked, at: entry, kind: kind, wildcards: wildcards) }
             return Rule(kind: kind, body: .expression(checked), valueRange: m.value.range, keyRange: m.key.range)
         default:
             error(.invalidRuleValue, Self.invalidRuleMessage, m.value.range)
