@@ -11,7 +11,10 @@ struct AuthMemberCache: Sendable {
     private var values: [Value] = []
 
     /// Forgets every member (keeping the storage).
+    @inline(__always)
     mutating func removeAll() {
+        // Most decisions look up no member, or the cache was emptied after the last one.
+        if names.isEmpty { return }
         names.clearKeepingCapacity()
         values.clearKeepingCapacity()
     }

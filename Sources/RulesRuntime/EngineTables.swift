@@ -22,6 +22,9 @@ final class EngineTables: Sendable {
         /// give the rule its location's snapshot and the wildcard keys (`auth != null` needs
         /// neither, so a read it grants makes no key strings at all).
         var readsLocation: Bool
+        /// Whether the code loads `root`, `data` or `newData` (or a `$` variable): only then must
+        /// a read enter the tree's root in the snapshot table.
+        var readsSnapshots: Bool
         /// The rule's whole code is `auth != null` (1) or `auth == null` (0), the commonest rules
         /// there are, which an untraced evaluation answers without the VM; -1 otherwise.
         var authCheck: Int8
@@ -72,6 +75,7 @@ final class EngineTables: Sendable {
         (self.keyRanks, self.constantNames) = Self.constantKeys(code, ruleset.strings)
         self.rules = ruleset.rules.map { r in
             var readsLocation = false
+            var readsRoot = false
             // An inconsistent ruleset (a range outside the code) is denied before any rule runs;
             // flag it as reading everything all the same.
             if r.codeStart < 0 || r.codeEnd > code.count || r.codeStart > r.codeEnd {
@@ -80,13 +84,15 @@ final class EngineTables: Sendable {
                 for ins in code[r.codeStart..<r.codeEnd] {
                     switch ins.opcode {
                     case .loadData, .loadNewData, .loadWildcard: readsLocation = true
+                    case .loadRoot: readsRoot = true
                     default: break
                     }
                 }
             }
             return Rule(
                 constant: r.constant.map { $0 ? 1 : 0 } ?? -1, codeStart: r.codeStart, codeEnd: r.codeEnd,
-                readsLocation: readsLocation, authCheck: Self.authCheck(code, r.codeStart, r.codeEnd))
+                readsLocation: readsLocation, readsSnapshots: readsLocation || readsRoot,
+                authCheck: Self.authCheck(code, r.codeStart, r.codeEnd))
         }
     }
 

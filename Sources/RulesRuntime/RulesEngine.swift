@@ -130,12 +130,15 @@ struct Evaluator<T: Tracer> {
         vm.beginDecision()
         if !query.isPlain { query = QueryParameters() }
         snaps.reset()
-        snaps.overlay.clear()
         wildcardKeys.clearKeepingCapacity()
-        chain.clearKeepingCapacity()
-        newPath.clearKeepingCapacity()
-        singleEntry.clearKeepingCapacity()
-        updateEntries.clearKeepingCapacity()
+        // A read leaves the write's state as it found it: empty.
+        if op.isWrite {
+            snaps.overlay.clear()
+            chain.clearKeepingCapacity()
+            newPath.clearKeepingCapacity()
+            singleEntry.clearKeepingCapacity()
+            updateEntries.clearKeepingCapacity()
+        }
         // `log` and `decisive` stay empty: this evaluator never explains.
         return decision
     }
@@ -243,10 +246,12 @@ struct Evaluator<T: Tracer> {
     /// keys down to a rule's depth are made only when it needs them (or when tracing).
     private mutating func read(_ levels: Int, _ root: DataNode?) -> Bool {
         snaps.reset()
-        rootEntry = snaps.addRoot(root)
+        // The root is entered in the snapshot table when the first rule that reads a snapshot
+        // runs (`auth != null` reads none).
+        rootEntry = -1
         wildcardKeys.clearKeepingCapacity()
         // The deepest location entered in the snapshot table, and its depth.
-        var entry = rootEntry
+        var entry: Int32 = -1
         var entryDepth = 0
         // Bit `d` set: the key at depth `d` was matched by a wildcard (paths have at most
         // `DataLimits.maxPathLevels` keys, fewer than 64).
@@ -259,6 +264,10 @@ struct Evaluator<T: Tracer> {
             // and release its dictionary and strings on every level).
             let readRule = tables.nodes[Int(nodeIndex)].read
             if readRule >= 0 {
+                if entry < 0 && (always || tables.rules[Int(readRule)].readsSnapshots) {
+                    entry = snaps.addRoot(root)
+                    rootEntry = entry
+                }
                 if always || tables.rules[Int(readRule)].readsLocation {
                     while entryDepth < depth {
                         let key = String(decoding: pathBytes[pathBounds[2 * entryDepth]..<pathBounds[2 * entryDepth + 1]], as: UTF8.self)
