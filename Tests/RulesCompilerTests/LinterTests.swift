@@ -196,6 +196,17 @@ func doc(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
         #expect(file.text(of: f.diagnostic.range) == "$id == 5")
     }
 
+    /// The same expression in two places shares its parsed tree; each occurrence is still
+    /// linted, and each finding points into its own occurrence.
+    @Test func repeatedExpressionsAreLintedAtEachOccurrence() throws {
+        let text = "{\"rules\": {\"a\": {\"$id\": {\".validate\": \"newData.isString() || $id == 5\"}}, \"b\": {\"$id\": {\".validate\": \"newData.isString() || $id == 5\"}}}}"
+        let file = SourceFile(path: "t.json", text: text)
+        let found = Linter.lint(RulesCompiler.compile(file), file: file).filter { $0.code == .typeMismatchComparison }
+        #expect(found.count == 2)
+        #expect(found.map { file.text(of: $0.diagnostic.range) } == ["$id == 5", "$id == 5"])
+        #expect(Set(found.map(\.diagnostic.range.start)).count == 2)
+    }
+
     @Test func filesWithErrorsAreNotLinted() {
         let file = SourceFile(path: "t.json", text: doc(#"".read": true, ".write": "nope""#))
         #expect(Linter.lint(RulesCompiler.compile(file), file: file).isEmpty)
