@@ -11,27 +11,29 @@ import RulesSyntax
 /// are compared by their bytes, as the rules language compares them.
 struct ExpressionCache {
     /// One expression text: its parse, and its clean checks so far.
-    struct Entry {
+    private struct Entry {
         var parsed: ParsedExpression
         var checks: [(kind: RuleKind, wildcards: [String], checked: CheckedExpression)] = []
     }
 
-    /// Where a text's entry is; valid until the next text is added.
-    typealias Slot = Dictionary<ExactText, Entry>.Index
+    /// Where a text's entry is.
+    typealias Slot = Int
 
-    /// Entries by text; a text is hashed once when it is first seen and once per repeat.
-    private var entries: [ExactText: Entry] = [:]
+    /// The entries, and their slots by text: a text is hashed twice when first seen (looked up,
+    /// then added) and once per repeat.
+    private var entries: [Entry] = []
+    private var slots: [ExactText: Slot] = [:]
     /// Regular expression literals validated and compiled so far.
     let regexes = RegexCache()
 
     /// Where `text`'s entry is, if the text was seen before.
-    func find(_ text: String) -> Slot? { entries.index(forKey: ExactText(text)) }
+    func find(_ text: String) -> Slot? { slots[ExactText(text)] }
 
     /// The earlier clean check at `entry` as a `kind` rule under `wildcards`, moved to `source`.
     func checked(at entry: Slot, kind: RuleKind, wildcards: [String], source: ExpressionSource)
         -> CheckedExpression?
     {
-        for check in entries.values[entry].checks where check.kind == kind && Self.same(check.wildcards, wildcards) {
+        for check in entries[entry].checks where check.kind == kind && Self.same(check.wildcards, wildcards) {
             return check.checked.moved(to: source)
         }
         return nil
@@ -42,18 +44,18 @@ struct ExpressionCache {
     mutating func parse(_ text: String, at entry: Slot?, limits: ExpressionLimits)
         -> (ParsedExpression, Slot)
     {
-        if let entry { return (entries.values[entry].parsed, entry) }
+        if let entry { return (entries[entry].parsed, entry) }
         let parsed = ExpressionParser.parse(text, limits: limits)
-        let key = ExactText(text)
-        entries[key] = Entry(parsed: parsed)
-        return (parsed, entries.index(forKey: key)!)
+        slots[ExactText(text)] = entries.count
+        entries.append(Entry(parsed: parsed))
+        return (parsed, entries.count - 1)
     }
 
     /// Remembers a check of the text at `entry` that produced no diagnostic.
     mutating func remember(
         _ result: CheckedExpression, at entry: Slot, kind: RuleKind, wildcards: [String]
     ) {
-        entries.values[entry].checks.append((kind, wildcards, result))
+        entries[entry].checks.append((kind, wildcards, result))
     }
 
     private static func same(_ a: [String], _ b: [String]) -> Bool {

@@ -352,43 +352,57 @@ public struct TypeChecker {
     // MARK: - Operators
 
     private mutating func binary(_ op: BinaryOperator, _ lt: StaticType, _ rt: StaticType, _ l: Expression, _ r: Expression) -> StaticType {
-        let name = op.messageSpelling
         switch op {
         case .add:
-            var ok = true
-            for (t, side, node) in [(lt, "left", l), (rt, "right", r)] where !(t == .number || t == .string || t.isDynamic || t == .invalid) {
-                error(.invalidOperand, "Invalid + expression: \(side) operand is not a number or string.", node.range)
-                ok = false
+            let ok = operands(lt, l, rt, r, allowing: { $0 == .number || $0 == .string || $0.isDynamic || $0 == .invalid }) {
+                "Invalid + expression: \($0) operand is not a number or string."
             }
             if !ok || lt == .invalid || rt == .invalid { return .invalid }
             if lt == .number && rt == .number { return .number }
             if lt == .string || rt == .string { return .string }
             return .dynamicPrimitive
         case .subtract, .multiply, .divide, .remainder:
-            for (t, side, node) in [(lt, "left", l), (rt, "right", r)] where !(t == .number || t.isDynamic || t == .invalid) {
-                error(.invalidOperand, "Invalid \(name) expression: \(side) operand is not a number.", node.range)
+            operands(lt, l, rt, r, allowing: { $0 == .number || $0.isDynamic || $0 == .invalid }) {
+                "Invalid \(op.messageSpelling) expression: \($0) operand is not a number."
             }
             return .number
         case .less, .lessOrEqual, .greater, .greaterOrEqual:
-            var ok = true
-            for (t, side, node) in [(lt, "left", l), (rt, "right", r)] where !(t == .number || t == .string || t.isDynamic || t == .invalid) {
-                error(.invalidOperand, "Invalid \(name) expression: \(side) operand must be a number or string.", node.range)
-                ok = false
+            let ok = operands(lt, l, rt, r, allowing: { $0 == .number || $0 == .string || $0.isDynamic || $0 == .invalid }) {
+                "Invalid \(op.messageSpelling) expression: \($0) operand must be a number or string."
             }
             if ok, (lt == .number && rt == .string) || (lt == .string && rt == .number) {
-                error(.invalidOperand, "Invalid \(name) expression: operands must both be numbers or both be strings.", l.range.union(r.range))
+                error(.invalidOperand, "Invalid \(op.messageSpelling) expression: operands must both be numbers or both be strings.", l.range.union(r.range))
             }
             return .boolean
         case .equal, .notEqual, .strictEqual, .strictNotEqual:
             if !isComparable(lt) {
                 let list = (op == .equal || op == .strictEqual) ? "number, boolean, string, null" : "number, boolean, string, or null"
-                error(.invalidOperand, "Invalid \(name) expression: left operand is not a \(list).", l.range)
+                error(.invalidOperand, "Invalid \(op.messageSpelling) expression: left operand is not a \(list).", l.range)
             }
             if !isComparable(rt) {
-                error(.invalidOperand, "Invalid \(name) expression: right operand is not a number, boolean, string, or null.", r.range)
+                error(.invalidOperand, "Invalid \(op.messageSpelling) expression: right operand is not a number, boolean, string, or null.", r.range)
             }
             return .boolean
         }
+    }
+
+    /// Reports the left, then the right operand when `allowing` rejects its type, with the
+    /// message made for "left" or "right"; true when both are allowed.
+    @discardableResult
+    private mutating func operands(
+        _ lt: StaticType, _ l: Expression, _ rt: StaticType, _ r: Expression, allowing: (StaticType) -> Bool,
+        _ message: (String) -> String
+    ) -> Bool {
+        var ok = true
+        if !allowing(lt) {
+            error(.invalidOperand, message("left"), l.range)
+            ok = false
+        }
+        if !allowing(rt) {
+            error(.invalidOperand, message("right"), r.range)
+            ok = false
+        }
+        return ok
     }
 
     private func isComparable(_ t: StaticType) -> Bool {

@@ -150,6 +150,13 @@ public enum ExpressionParser {
         init(bytes: [UInt8], limits: ExpressionLimits) {
             lexer = ExpressionLexer(bytes: bytes)
             self.limits = limits
+            // A node per token at most, and rule expressions have about one token per four
+            // bytes: room up front instead of a series of doublings per expression.
+            let expected = Swift.min(bytes.count / 3 + 8, 4_096)
+            heights.reserveCapacity(expected)
+            extents.reserveCapacity(expected)
+            operands.reserveCapacity(16)
+            pending.reserveCapacity(16)
         }
 
         var nodeCount: Int { heights.count }
