@@ -301,7 +301,7 @@ struct Evaluator<T: Tracer> {
         return bytes.withUnsafeMutableBufferPointer { buffer in
             let copied =
                 path.utf8.withContiguousStorageIfAvailable { source in
-                    if let from = source.baseAddress { buffer.baseAddress!.update(from: from, count: n) }
+                    if n > 0, let from = source.baseAddress, let to = buffer.baseAddress { to.update(from: from, count: n) }
                     return n
                 } ?? buffer.initialize(from: path.utf8).1
             guard copied == n else { return nil }

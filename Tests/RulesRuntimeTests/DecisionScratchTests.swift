@@ -76,6 +76,20 @@ import Testing
     /// A read walks its path as bytes and makes the snapshot entries and wildcard keys only
     /// for rules that read them: a deeper rule must still see every wildcard above it, bound in
     /// order, and its own data, after shallower rules that read neither.
+    /// The first decision on a new scratch (whose path buffers are still empty) may be a read of
+    /// any path, the empty one included.
+    @Test(arguments: ["", "/", "users", "/users/a", "//", "/users/a.b"])
+    func aNewScratchFirstReadsAnyPath(path: String) throws {
+        let ruleset = try #require(RulesCompiler.compile(source: Self.rules).ruleset)
+        let engine = RulesEngine(ruleset: ruleset)
+        let root = try DataNode.fromJSON(#"{"users": {"a": {"name": "Ann"}}}"#)
+        var scratch = DecisionScratch()
+        let reused = engine.decide(.read(path: path), on: root, auth: .user(uid: "a"), now: 1, scratch: &scratch)
+        let plain = engine.decide(.read(path: path), on: root, auth: .user(uid: "a"), now: 1)
+        #expect(reused.allowed == plain.allowed)
+        #expect(reused.reason == plain.reason)
+    }
+
     @Test func aDeepRuleSeesTheWildcardsAndDataAboveRulesThatReadNeither() throws {
         let rules = #"""
         {"rules": {"p": {
