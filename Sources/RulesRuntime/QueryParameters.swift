@@ -50,7 +50,19 @@ public struct QueryParameters: Sendable, Hashable {
 
     private var fields: Fields { box?.fields ?? Fields() }
 
-    private mutating func set(_ fields: Fields) { box = fields == Fields() ? nil : Box(fields) }
+    /// The box of `orderByKey` alone: the query every REST read without `orderBy` makes, which
+    /// so allocates nothing.
+    private static let orderedByKey = Box(Fields(orderByKey: true))
+
+    private mutating func set(_ fields: Fields) {
+        if fields == Fields() {
+            box = nil
+        } else if fields == Self.orderedByKey.fields {
+            box = Self.orderedByKey
+        } else {
+            box = Box(fields)
+        }
+    }
 
     private mutating func update(_ change: (inout Fields) -> Void) {
         var f = fields

@@ -47,4 +47,17 @@ import Testing
         #expect(a.hashValue == b.hashValue)
         #expect(Set([a, b, .none]).count == 2)
     }
+
+    /// The REST default (`orderByKey` alone) is a query like any other, however it was made.
+    @Test func orderByKeyAloneIsAQuery() {
+        let a = QueryParameters(orderByKey: true)
+        var b = QueryParameters(orderByValue: true)
+        b.orderByValue = false
+        b.orderByKey = true
+        #expect(!a.isPlain && !b.isPlain)
+        #expect(a == b && a.hashValue == b.hashValue)
+        var c = a
+        c.limitToFirst = 5
+        #expect(c.orderByKey && c.limitToFirst == 5 && a.limitToFirst == nil)
+    }
 }
