@@ -59,6 +59,6 @@ struct ExpressionCache {
     }
 
     private static func same(_ a: [String], _ b: [String]) -> Bool {
-        a.count == b.count && zip(a, b).allSatisfy { ExactText($0) == ExactText($1) }
+        a.count == b.count && zip(a, b).allSatisfy { CompiledNode.sameBytes($0, $1) }
     }
 }

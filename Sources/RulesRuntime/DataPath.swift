@@ -86,32 +86,29 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
         var keyStart = start
         var i = start
         // One table load and test per byte: "/" is itself a forbidden key byte, so ordinary
-        // bytes skip both checks.
+        // bytes skip both checks. The end of the path closes the last key as a "/" would.
         let found: Bool = forbiddenKeyBytes.withUnsafeBufferPointer { table in
             let forbidden = table.baseAddress!
-            while i < end {
-                let b = p[i]
-                if _fastPath(forbidden[Int(b)] == 0) {
-                    i &+= 1
-                    continue
+            while true {
+                if i < end {
+                    let b = p[i]
+                    if _fastPath(forbidden[Int(b)] == 0) {
+                        i &+= 1
+                        continue
+                    }
+                    guard b == slash else { return false }
                 }
-                guard b == slash else { return false }
                 let length = i &- keyStart
                 if length == 0 || length > DataLimits.maxKeyBytes || count == limit { return false }
                 out[2 &* count] = keyStart
                 out[2 &* count &+ 1] = i
                 count &+= 1
+                if i == end { return true }
                 i &+= 1
                 keyStart = i
             }
-            return true
         }
-        guard found else { return nil }
-        let length = end - keyStart
-        if length == 0 || length > DataLimits.maxKeyBytes || count == limit { return nil }
-        out[2 * count] = keyStart
-        out[2 * count + 1] = end
-        return count + 1
+        return found ? count : nil
     }
 
     /// Checks one key against the database's rules: non-empty, at most
@@ -147,16 +144,15 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
     /// costs a shift and a test per byte.
     @inline(__always)
     static func isForbiddenKeyByte(_ byte: UInt8) -> Bool {
-        // Literals, not stored constants: a `static let` is read through its lazy initialiser,
-        // once per byte.
-        // Bytes 0–63: 0x00–0x1F, `#` (0x23), `$` (0x24), `.` (0x2E), `/` (0x2F).
-        let low: UInt64 = 0x0000_C018_FFFF_FFFF
-        // Bytes 64–127: `[` (0x5B), `]` (0x5D), 0x7F.
-        let high: UInt64 = 0x8000_0000_2800_0000
         if byte >= 0x80 { return false }
-        let mask = byte < 64 ? low : high
+        let mask = byte < 64 ? forbiddenLow : forbiddenHigh
         return (mask >> UInt64(byte & 63)) & 1 != 0
     }
+
+    /// Bytes 0–63: 0x00–0x1F, `#` (0x23), `$` (0x24), `.` (0x2E), `/` (0x2F).
+    private static let forbiddenLow: UInt64 = 0xFFFF_FFFF | (1 << 0x23) | (1 << 0x24) | (1 << 0x2E) | (1 << 0x2F)
+    /// Bytes 64–127: `[` (0x5B), `]` (0x5D), 0x7F.
+    private static let forbiddenHigh: UInt64 = (1 << (0x5B - 64)) | (1 << (0x5D - 64)) | (1 << (0x7F - 64))
 
     /// Whether this is the root.
     public var isRoot: Bool { keys.isEmpty }

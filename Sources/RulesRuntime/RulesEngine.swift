@@ -264,11 +264,12 @@ struct Evaluator<T: Tracer> {
             // and release its dictionary and strings on every level).
             let readRule = tables.nodes[Int(nodeIndex)].read
             if readRule >= 0 {
-                if entry < 0 && (always || tables.rules[Int(readRule)].readsSnapshots) {
+                let rule = tables.rules[Int(readRule)]
+                if entry < 0 && (always || rule.readsSnapshots) {
                     entry = snaps.addRoot(root)
                     rootEntry = entry
                 }
-                if always || tables.rules[Int(readRule)].readsLocation {
+                if always || rule.readsLocation {
                     while entryDepth < depth {
                         let key = String(decoding: pathBytes[pathBounds[2 * entryDepth]..<pathBounds[2 * entryDepth + 1]], as: UTF8.self)
                         if wildcardDepths & (1 << UInt64(entryDepth)) != 0 { wildcardKeys.append(key) }
