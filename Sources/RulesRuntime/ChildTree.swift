@@ -70,6 +70,12 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
 
     /// The child at the probe's key, or nil.
     func find(_ probe: KeyProbe) -> DataNode? {
+        // A leaf (every object of up to `maxLeaf` children) is searched as it is: walking
+        // through a variable would retain and release it.
+        if isLeaf {
+            let (index, found) = search(probe)
+            return found ? node(at: index) : nil
+        }
         var tree = self
         while !tree.isLeaf { tree = tree.sub(at: tree.subIndex(probe)) }
         let (index, found) = tree.search(probe)
@@ -85,6 +91,11 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     /// (``settingRoot(_:_:trail:)``). When the key is not found, or the tree is deeper than
     /// ``maxTrail``, `trail[0]` is -1: there is no trail to follow.
     func find(_ probe: KeyProbe, trail: UnsafeMutablePointer<Int32>) -> DataNode? {
+        if isLeaf {
+            let (index, found) = search(probe)
+            trail[0] = found ? Int32(index) : -1
+            return found ? node(at: index) : nil
+        }
         var tree = self
         var depth = 0
         while !tree.isLeaf {

@@ -175,6 +175,9 @@ struct Evaluator<T: Tracer> {
             if ok { return finish("read \(Self.display(bytes, bounds, levels))", true, root, nil) }
             return finish("read \(Self.display(bytes, bounds, levels))", false, root, .noRule(kind: "read", path: path))
         case .set(let path, let value):
+            if !exhaustive && DataPath.splitValidKeys(path, into: &singleKeys) {
+                return writeOverlaid(singleKeys, value, root, path: path)
+            }
             if single(path, value) {
                 let keys = singleKeys
                 return write("set \(DataPath(keys: keys))", singleEntry, root, path: path)
@@ -184,6 +187,9 @@ struct Evaluator<T: Tracer> {
                 return write("set \(p)", [(p.keys, value)], root)
             } catch { return reject("set \(path)", root, error.message) }
         case .delete(let path):
+            if !exhaustive && DataPath.splitValidKeys(path, into: &singleKeys) {
+                return writeOverlaid(singleKeys, .null, root, path: path)
+            }
             if single(path, .null) {
                 let keys = singleKeys
                 return write("delete \(DataPath(keys: keys))", singleEntry, root, path: path)
@@ -471,6 +477,100 @@ struct Evaluator<T: Tracer> {
         return finish(title(), allowed, allowed ? newRoot : oldRoot, denial)
     }
 
+    /// A set or delete at a plainly valid `path` (split into `keys`), decided without tracing or
+    /// explaining: ``write(_:_:_:path:)`` for its one entry against the overlay, the common
+    /// write kept apart from the general loop, so that nothing is copied per entry (the entry
+    /// list, the validated entries, the wildcard keys) and a denial is returned as soon as the
+    /// permission walk ends.
+    private mutating func writeOverlaid(_ keys: [String], _ input: DataInput, _ oldRoot: DataNode?, path: String) -> Decision {
+        if !query.isPlain { query = QueryParameters() }
+        // 1. The written value's keys, sizes and depth, checked before any rule runs; the path
+        // before the write looked up once.
+        do { try input.validate(at: DataPath(keys: keys)) } catch { return reject("", oldRoot, error.message) }
+        DataNode.pathNodes(oldRoot, keys, into: &snaps.overlay.oldPath, trails: &snaps.overlay.trails, ranks: &snaps.overlay.ranks)
+        if input.resolvesToLeaf {
+            // A leaf adds no level, and is made only when a rule reads it, or once allowed.
+            if keys.count >= DataLimits.maxDepth { return reject("", oldRoot, Self.tooDeep(keys)) }
+            snaps.overlay.begin(keys, writingLeaf: input, now: now)
+        } else {
+            let node = input.resolved(now: now, existing: snaps.overlay.oldPath[keys.count])
+            if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
+                return reject("", oldRoot, Self.tooDeep(keys))
+            }
+            snaps.overlay.begin(keys, writing: node)
+        }
+        snaps.reset()
+        rootEntry = snaps.addRoot(oldRoot)
+        var oldEntry = rootEntry
+        var newEntry = snaps.addOverlayRoot()
+        wildcardKeys.clearKeepingCapacity()
+        chain.clearKeepingCapacity()
+        chain.reserveCapacity(keys.count + 1)
+        // 2. Permission: `.write` from the root down to the written path, any true grants.
+        var permitted = false
+        var nodeIndex: Int32 = 0
+        var depth = 0
+        var reachedTarget = false
+        while true {
+            let writeRule = tables.nodes[Int(nodeIndex)].write
+            chain.append((depth, nodeIndex, oldEntry, newEntry, wildcardKeys.count))
+            if !permitted && writeRule >= 0 {
+                permitted = evaluate(writeRule, data: oldEntry, newData: newEntry).isTrue
+            }
+            if depth == keys.count {
+                reachedTarget = true
+                break
+            }
+            let key = keys[depth]
+            guard let (child, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { break }
+            if isWildcard { wildcardKeys.append(key) }
+            nodeIndex = child
+            // The key's rank, computed by the look-up along the path, spares byte comparisons
+            // with the entries already there; the new tree's entry is the overlay's.
+            let rank = snaps.overlay.ranks[depth]
+            oldEntry = snaps.addChild(of: oldEntry, key: key, node: snaps.overlay.oldPath[depth + 1], rank: rank)
+            newEntry = snaps.addChild(of: newEntry, key: key, rank: rank)
+            depth += 1
+        }
+        guard permitted else {
+            return Decision(allowed: false, newRoot: oldRoot, denial: .noRule(kind: "write", path: path), explanation: nil)
+        }
+        // 3a. Validation of the ancestors and the written location, where the new data is
+        // non-null. A rule sees the wildcard keys bound down to its own depth.
+        // All of the path's wildcard keys, kept aside only if a rule above a wildcard runs.
+        var allKeys: [String]?
+        var index = 0
+        while index < chain.count {
+            let link = chain[index]
+            index += 1
+            let validateRule = tables.nodes[Int(link.node)].validate
+            guard validateRule >= 0, snaps.exists(link.new) else { continue }
+            if wildcardKeys.count != link.wildcards {
+                if allKeys == nil { allKeys = wildcardKeys }
+                wildcardKeys = Array(allKeys!.prefix(link.wildcards))
+            }
+            if !evaluate(validateRule, data: link.old, newData: link.new).isTrue {
+                let denial = DenialReason.validateFailed(rulePath: ruleset.rules[Int(validateRule)].rulePath, path: path, depth: link.depth)
+                return Decision(allowed: false, newRoot: oldRoot, denial: denial, explanation: nil)
+            }
+        }
+        // 3b. Validation of the written subtree (below the location; it was validated above),
+        // with every wildcard key of the path bound again.
+        if reachedTarget, tables.nodes[Int(nodeIndex)].validatesBelow, snaps.exists(newEntry) {
+            if let allKeys { wildcardKeys = allKeys }
+            var denial: DenialReason?
+            _ = validateSubtree(nodeIndex, oldEntry, newEntry, &denial)
+            if denial != nil { return Decision(allowed: false, newRoot: oldRoot, denial: denial, explanation: nil) }
+        }
+        // The new tree is built (what is left of it) only now that the write is allowed.
+        return Decision(allowed: true, newRoot: snaps.overlay.node(at: 0), denial: nil, explanation: nil)
+    }
+
+    /// The message for a write whose data would be too deep.
+    private static func tooDeep(_ keys: [String]) -> String {
+        "Writing at /\(keys.joined(separator: "/")) would store data more than \(DataLimits.maxDepth - 1) levels deep."
+    }
+
     /// Validates every non-null descendant of a written location that has rules, depth first.
     /// Returns false on the first failure (and keeps going only when explaining).
     private mutating func validateSubtree(_ nodeIndex: Int32, _ oldEntry: Int32, _ newEntry: Int32, _ denial: inout DenialReason?) -> Bool {
@@ -702,7 +802,9 @@ struct Evaluator<T: Tracer> {
     // MARK: - Results
 
     /// `title` is only built when explaining: a plain decision must not pay for the text.
-    private func finish(_ title: @autoclosure () -> String, _ allowed: Bool, _ root: DataNode?, _ reason: DenialReason?) -> Decision {
+    // Mutating, as every caller is: a non-mutating method called from a mutating one gets a
+    // copy of the whole evaluator (every array and table retained, then released).
+    private mutating func finish(_ title: @autoclosure () -> String, _ allowed: Bool, _ root: DataNode?, _ reason: DenialReason?) -> Decision {
         if !explain { return Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: nil) }
         var explanation = Explanation(operation: title(), allowed: allowed, rejection: nil, evaluations: log)
         if !allowed || decisive.map({ log.indices.contains($0) && log[$0].outcome.isTrue }) == true {
@@ -711,7 +813,7 @@ struct Evaluator<T: Tracer> {
         return Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: explanation)
     }
 
-    private func reject(_ title: @autoclosure () -> String, _ root: DataNode?, _ why: String) -> Decision {
+    private mutating func reject(_ title: @autoclosure () -> String, _ root: DataNode?, _ why: String) -> Decision {
         let explanation = explain ? Explanation(operation: title(), allowed: false, rejection: why, evaluations: log) : nil
         return Decision(allowed: false, newRoot: root, reason: why, explanation: explanation, isRejected: true)
     }

@@ -131,7 +131,7 @@ public struct VM: Sendable {
         var pc = start
         while pc < end {
             let ins = code[pc]
-            let result: Value
+            var result: Value
             switch ins.opcode {
             case .pushTrue: result = .bool(true)
             case .pushFalse: result = .bool(false)
@@ -155,10 +155,28 @@ public struct VM: Sendable {
                         break
                     }
                 }
+                // `auth != null` and `auth == null` inside a larger rule: answered here.
+                if !tracing, pc + 2 < end, code[pc + 1].opcode == .pushNull,
+                   case let compare = code[pc + 2].opcode, compare == .notEqual || compare == .equal {
+                    let isNull: Bool
+                    if case .null = ctx.auth { isNull = true } else { isNull = false }
+                    result = .bool(isNull == (compare == .equal))
+                    pc += 2
+                    break
+                }
                 result = Value(ctx.auth)
             case .loadRoot: result = ctx.root >= 0 ? .snapshot(ctx.root) : .null
-            case .loadData: result = ctx.data >= 0 ? .snapshot(ctx.data) : .null
-            case .loadNewData: result = ctx.newData >= 0 ? .snapshot(ctx.newData) : .null
+            case .loadData, .loadNewData:
+                let entry = ins.opcode == .loadData ? ctx.data : ctx.newData
+                if entry < 0 {
+                    result = .null
+                } else if !tracing, pc + 1 < end, case let next = code[pc + 1].opcode, Self.isSnapshotQuery(next) {
+                    // `data.exists()`, `newData.val()`: the snapshot need not go through the stack.
+                    result = Self.query(next, entry, &snaps)
+                    pc += 1
+                } else {
+                    result = .snapshot(entry)
+                }
             case .loadNow: result = .number(ctx.now)
             case .loadWildcard:
                 let slot = Int(ins.operand)
@@ -186,21 +204,13 @@ public struct VM: Sendable {
             case .val, .getPriority, .exists, .isNumber, .isString, .isBoolean, .hasAnyChildren, .parent:
                 guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .snapshot(let si) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
-                // parent() needs only the location, not what is stored there.
-                let node = ins.opcode == .parent || ins.opcode == .exists ? nil : snaps.node(si)
-                switch ins.opcode {
-                case .val:
-                    if let node { result = node.value.map(Value.init) ?? .object } else { result = .null }
-                case .getPriority: result = node?.priority.map(Value.init) ?? .null
-                case .exists: result = .bool(snaps.exists(si))
-                case .isNumber: if case .number = node?.value { result = .bool(true) } else { result = .bool(false) }
-                case .isString: if case .string = node?.value { result = .bool(true) } else { result = .bool(false) }
-                case .isBoolean: if case .bool = node?.value { result = .bool(true) } else { result = .bool(false) }
-                case .hasAnyChildren: result = .bool(node?.hasChildren ?? false)
-                default:
+                if ins.opcode == .parent {
+                    // parent() needs only the location, not what is stored there.
                     let parent = snaps[si].parent
                     guard parent >= 0 else { return fail("Cannot call parent() on the root.", pc, rs) }
                     result = .snapshot(parent)
+                } else {
+                    result = Self.query(ins.opcode, si, &snaps)
                 }
             case .childConst, .hasChildConst:
                 guard let v = stack.pop() else { return underflow(pc, rs) }
@@ -209,7 +219,14 @@ public struct VM: Sendable {
                 if let tables, keys.count == 1, case let rank = tables.keyRanks[pc], rank != KeyOrder.unknownRank {
                     // One key written in the rules: its rank is known, and `hasChild` needs no entry.
                     if ins.opcode == .childConst {
-                        result = .snapshot(snaps.addChild(of: si, key: keys[0], rank: rank))
+                        let c = snaps.addChild(of: si, key: keys[0], rank: rank)
+                        if !tracing, pc + 1 < end, case let next = code[pc + 1].opcode, Self.isSnapshotQuery(next) {
+                            // `data.child('uid').val()`: the child need not go through the stack.
+                            result = Self.query(next, c, &snaps)
+                            pc += 1
+                        } else {
+                            result = .snapshot(c)
+                        }
                     } else {
                         result = .bool(snaps.hasChild(of: si, key: keys[0], rank: rank))
                     }
@@ -333,6 +350,35 @@ public struct VM: Sendable {
             if tracing {
                 let node = rs.instructionNodes[pc]
                 if node >= 0 { tracer.record(node: node, value: result, snapshots: snaps) }
+            } else if case .bool(var b) = result, pc + 1 < end {
+                // Untraced, a boolean that the next instructions negate, test for `&&` or `||`,
+                // or return is handled here, without going through the stack: dropped when an
+                // operator moves on, kept only when it decides.
+                if code[pc + 1].opcode == .not {
+                    b = !b
+                    result = .bool(b)
+                    pc += 1
+                }
+                if pc + 1 < end {
+                    let next = code[pc + 1]
+                    switch next.opcode {
+                    case .jumpIfFalseOrPop, .jumpIfTrueOrPop:
+                        guard stack.count < stack.capacity else {
+                            return fail("Internal error: the evaluation stack is full (the rule is denied).", pc, rs)
+                        }
+                        if b == (next.opcode == .jumpIfTrueOrPop) {
+                            _ = stack.push(result)
+                            pc = Int(next.operand)
+                        } else {
+                            pc += 2
+                        }
+                        continue
+                    case .return:
+                        return .value(b)
+                    default:
+                        break
+                    }
+                }
             }
             guard stack.push(result) else {
                 return fail("Internal error: the evaluation stack is full (the rule is denied).", pc, rs)
@@ -340,6 +386,35 @@ public struct VM: Sendable {
             pc += 1
         }
         return fail("The rule ended without a result.", max(start, end - 1), rs)
+    }
+
+    /// Whether a snapshot method reads only its receiver's location and cannot fail on a
+    /// snapshot: `val()`, `exists()`, the type tests, `hasChildren()` without names,
+    /// `getPriority()`.
+    @inline(__always)
+    private static func isSnapshotQuery(_ op: Opcode) -> Bool {
+        switch op {
+        case .val, .getPriority, .exists, .isNumber, .isString, .isBoolean, .hasAnyChildren: true
+        default: false
+        }
+    }
+
+    /// The value of an ``isSnapshotQuery(_:)`` method called on the snapshot at entry `si`.
+    @inline(__always)
+    private static func query(_ op: Opcode, _ si: Int32, _ snaps: inout SnapshotTable) -> Value {
+        // exists() needs no node: an overlay entry answers without building one.
+        if op == .exists { return .bool(snaps.exists(si)) }
+        let node = snaps.node(si)
+        switch op {
+        case .val:
+            guard let node else { return .null }
+            return node.value.map(Value.init) ?? .object
+        case .getPriority: return node?.priority.map(Value.init) ?? .null
+        case .isNumber: if case .number = node?.value { return .bool(true) } else { return .bool(false) }
+        case .isString: if case .string = node?.value { return .bool(true) } else { return .bool(false) }
+        case .isBoolean: if case .bool = node?.value { return .bool(true) } else { return .bool(false) }
+        default: return .bool(node?.hasChildren ?? false)
+        }
     }
 
     private static func fail(_ message: String, _ pc: Int, _ rs: CompiledRuleset) -> RuleOutcome {
@@ -382,7 +457,7 @@ public struct VM: Sendable {
     static func property(_ v: Value, _ name: String) -> Result<Value, OperatorError> {
         switch v {
         case .auth(.object(let o)):
-            return .success(Value(o[name] ?? .null))
+            return .success(Value(AuthValue.member(of: o, name)))
         case .auth(.array(let a)):
             if name == "length" { return .success(.number(Double(a.count))) }
             if let i = Int(name), i >= 0, i < a.count { return .success(Value(a[i])) }

@@ -63,6 +63,10 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
 
 private let signedOut: AuthValue = .null
 private let alice: AuthValue = .user(uid: "alice", claims: ["n": 12, "flag": true, "s": "x", "decomposed": "e\u{301}", "list": ["a", "b"], "1": "one"])
+/// Claims named by canonically equivalent spellings: a token of three members (scanned) and one
+/// of more than eight (hashed, then confirmed by bytes).
+private let fewClaims: AuthValue = .user(uid: "few", claims: ["e\u{301}": 1])
+private let manyClaims: AuthValue = .user(uid: "many", claims: ["e\u{301}": 1, "c1": 1, "c2": 2, "c3": 3, "c4": 4, "c5": 5, "c6": 6, "c7": 7, "c8": 8])
 
 @Suite struct OperatorSemanticsTests {
     // MARK: - `+` (§7)
@@ -309,6 +313,12 @@ private let alice: AuthValue = .user(uid: "alice", claims: ["n": 12, "flag": tru
         .read("auth.token.list[0.5] == null", auth: alice, .isTrue, "a non-integer index is null"),
         .read("auth.token[1] == 'one'", auth: alice, .isTrue, "a number indexes an object by its string form"),
         .read("auth.token['n'] == 12", auth: alice, .isTrue),
+        .read("auth.token['é'] == null", auth: fewClaims, .isTrue, "member names compare by bytes: é is not e + U+0301"),
+        .read("auth.token['e\u{301}'] == 1", auth: fewClaims, .isTrue, "the same bytes name the member"),
+        .read("auth.token['é'] == null", auth: manyClaims, .isTrue, "by bytes in a larger token too"),
+        .read("auth.token['e\u{301}'] == 1", auth: manyClaims, .isTrue),
+        .read("auth.token.c8 == 8", auth: manyClaims, .isTrue),
+        .read("auth['uid'] == 'few'", auth: fewClaims, .isTrue),
         .read("auth.uid.foo == null", auth: alice, .error, "a property of a string is an error, not null"),
         .read("auth.token.n.foo == null", auth: alice, .error, "a property of a number is an error"),
     ]
