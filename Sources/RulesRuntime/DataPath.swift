@@ -59,7 +59,10 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
             withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * DataLimits.maxPathLevels) { bounds in
                 guard let count = keyBounds(bytes, into: bounds) else { return false }
                 for k in 0..<count {
-                    keys.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[bounds[2 * k]..<bounds[2 * k + 1]]), as: UTF8.self))
+                    // Written straight into the new string's storage (inline for a short key),
+                    // rather than decoded from the bytes as a sequence.
+                    let key = UnsafeBufferPointer(rebasing: bytes[bounds[2 * k]..<bounds[2 * k + 1]])
+                    keys.append(String(unsafeUninitializedCapacity: key.count) { $0.initialize(fromContentsOf: key) })
                 }
                 return true
             }

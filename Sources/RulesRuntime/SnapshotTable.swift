@@ -41,6 +41,11 @@ public struct SnapshotTable: Sendable {
     /// The write that new-tree entries with a ``Entry/level`` describe (see ``addOverlayRoot()``).
     var overlay = WriteOverlay()
 
+    /// Unresolved ancestors waiting in ``node(_:)``, deepest first; empty between calls (its
+    /// storage is kept, so resolving a chain such as `data.parent().parent().child('n')`
+    /// allocates nothing).
+    private var ancestors: [Int32] = []
+
     /// Creates an empty table.
     public init() {}
 
@@ -239,13 +244,12 @@ public struct SnapshotTable: Sendable {
             // Unresolved ancestors are resolved from the top down, in a loop: a path taken from
             // data (`root.child(newData.val())`) can be thousands of keys long, too deep to
             // recurse on.
-            var pending: [Int32] = []
             var above = parent
             while above >= 0 && !entries[Int(above)].resolved && entries[Int(above)].level < 0 {
-                pending.append(above)
+                ancestors.append(above)
                 above = entries[Int(above)].parent
             }
-            for ancestor in pending.reversed() { resolve(ancestor) }
+            while let ancestor = ancestors.popLast() { resolve(ancestor) }
         }
         resolve(index)
         return entries[i].stored
