@@ -15,22 +15,10 @@ public indirect enum AuthValue: Sendable, Hashable {
     }
 
     /// The member `name` of an object's members, null when there is none. Names compare by
-    /// their bytes, as JavaScript compares property names: a `Dictionary` look-up alone would
-    /// take canonically equivalent names ("é" and "e\u{301}") for the same one. A token has a
-    /// handful of members, which are scanned: cheaper than hashing the name.
+    /// their bytes, as JavaScript compares property names: the `Dictionary` look-up alone would
+    /// take canonically equivalent names ("é" and "e\u{301}") for the same one, so the key it
+    /// finds is checked.
     static func member(of members: [String: AuthValue], _ name: String) -> AuthValue {
-        if members.count <= 8 {
-            // Keys only, by index: no member value is copied until the name matches.
-            let keys = members.keys
-            let length = name.utf8.count
-            var i = keys.startIndex
-            while i != keys.endIndex {
-                // The lengths first: most names differ there.
-                if keys[i].utf8.count == length && KeyOrder.sameBytes(keys[i], name) { return members.values[i] }
-                keys.formIndex(after: &i)
-            }
-            return .null
-        }
         guard let i = members.index(forKey: name), KeyOrder.sameBytes(members.keys[i], name) else { return .null }
         return members.values[i]
     }

@@ -363,7 +363,6 @@ struct Evaluator<T: Tracer> {
         // traced decision builds the tree first (its tracer reads snapshots by value).
         let overlaid = single && !exhaustive
         var newRoot = oldRoot
-        resolvedEntries.clearKeepingCapacity()
         for (keys, input) in entries {
             // Keys, string sizes and depth of the written value, checked before any rule runs.
             do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title(), oldRoot, error.message) }
@@ -382,7 +381,7 @@ struct Evaluator<T: Tracer> {
             let node = pendingLeaf ? nil : input.resolved(now: now, existing: existing)
             if let height = pendingLeaf ? 0 : node.map({ Self.height($0, limit: DataLimits.maxDepth) }),
                keys.count + height >= DataLimits.maxDepth {
-                return reject(title(), oldRoot, "Writing at \(display(keys)) would store data more than \(DataLimits.maxDepth - 1) levels deep.")
+                return reject(title(), oldRoot, Self.tooDeep(keys))
             }
             if pendingLeaf {
                 snaps.overlay.begin(keys, writingLeaf: input, now: now)
@@ -407,79 +406,24 @@ struct Evaluator<T: Tracer> {
         // costs less than hashing every ancestor path into a set.
         validatedEntries.clearKeepingCapacity()
 
+        let pathEntries: PathEntries = overlaid ? .overlay : single ? .built : .searched
         for (entryIndex, (keys, _)) in entries.enumerated() {
-            // 2. Permission: `.write` from the root down to the written path, any true grants.
-            var permitted = false
-            var nodeIndex: Int32 = 0
-            var oldEntry = rootEntry, newEntry = newRootEntry
-            wildcardKeys.clearKeepingCapacity()
-            chain.clearKeepingCapacity()
-            chain.reserveCapacity(keys.count + 1)
-            var depth = 0
-            var reachedTarget = false
-            var lastWrite: Int?
-            while true {
-                let writeRule = tables.nodes[Int(nodeIndex)].write
-                chain.append((depth, nodeIndex, oldEntry, newEntry, wildcardKeys.count))
-                if !permitted && writeRule >= 0 {
-                    permitted = evaluate(writeRule, data: oldEntry, newData: newEntry).isTrue
-                    if explain { lastWrite = log.count - 1 }
-                }
-                if depth == keys.count {
-                    reachedTarget = true
-                    break
-                }
-                let key = keys[depth]
-                guard let (child, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { break }
-                if isWildcard { wildcardKeys.append(key) }
-                nodeIndex = child
-                if overlaid {
-                    // The key's rank, computed by the look-up along the path, spares byte
-                    // comparisons with the entries already there.
-                    let rank = snaps.overlay.ranks[depth]
-                    oldEntry = snaps.addChild(of: oldEntry, key: key, node: snaps.overlay.oldPath[depth + 1], rank: rank)
-                    // On the written path: the overlay's entry (or the written node at the end).
-                    newEntry = snaps.addChild(of: newEntry, key: key, rank: rank)
-                } else if single {
-                    oldEntry = snaps.addChild(of: oldEntry, key: key, node: snaps.overlay.oldPath[depth + 1])
-                    newEntry = snaps.addChild(of: newEntry, key: key, node: newPath[depth + 1])
-                } else {
-                    // The key's rank, computed once for both trees, spares byte comparisons with
-                    // the entries already there and a second computation in each look-up.
-                    let rank = KeyOrder.rank(key)
-                    oldEntry = snaps.addChild(of: oldEntry, key: key, rank: rank)
-                    newEntry = snaps.addChild(of: newEntry, key: key, rank: rank)
-                }
-                depth += 1
-            }
-            if permitted && decisive == nil && denial == nil { decisive = lastWrite }
-            if !permitted {
-                if denial == nil { decisive = lastWrite }
+            // 2. Permission.
+            let walk = walkPermission(keys, from: rootEntry, newRootEntry, pathEntries)
+            if walk.permitted && decisive == nil && denial == nil { decisive = walk.lastWrite }
+            if !walk.permitted {
+                if denial == nil { decisive = walk.lastWrite }
                 denial = denial ?? (path.map { .noRule(kind: "write", path: $0) } ?? .text("no .write rule on \(display(keys)) or above it granted the write"))
                 if !exhaustive { break }
                 continue
             }
-            // 3a. Validation of the ancestors and the written location, where the new data is non-null.
-            let allKeys = wildcardKeys
-            for link in chain {
-                let validateRule = tables.nodes[Int(link.node)].validate
-                guard validateRule >= 0, snaps.exists(link.new) else { continue }
-                // Entries of one update can share ancestors; each is validated once.
-                if entries.count > 1 && Self.validatedBefore(depth: link.depth, of: keys, by: validatedEntries, entries) { continue }
-                if wildcardKeys.count != link.wildcards { wildcardKeys = Array(allKeys.prefix(link.wildcards)) }
-                if !evaluate(validateRule, data: link.old, newData: link.new).isTrue {
-                    if denial == nil { decisive = log.count - 1 }
-                    denial = denial ?? (path.map { .validateFailed(rulePath: ruleset.rules[Int(validateRule)].rulePath, path: $0, depth: link.depth) }
-                        ?? .text("\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(Array(keys.prefix(link.depth))))"))
-                    if !exhaustive { break }
-                }
-            }
+            // 3a. Validation of the ancestors and the written location.
+            validateChain(keys, path: path, entries, &denial)
             if entries.count > 1 { validatedEntries.append(entryIndex) }
             if denial != nil && !exhaustive { break }
             // 3b. Validation of the written subtree (below the location; it was validated above).
-            wildcardKeys = allKeys
-            if reachedTarget, tables.nodes[Int(nodeIndex)].validatesBelow, snaps.exists(newEntry) {
-                if !validateSubtree(nodeIndex, oldEntry, newEntry, &denial) && !exhaustive { break }
+            if walk.reachedTarget, tables.nodes[Int(walk.nodeIndex)].validatesBelow, snaps.exists(walk.newEntry) {
+                if !validateSubtree(walk.nodeIndex, walk.oldEntry, walk.newEntry, &denial) && !exhaustive { break }
             }
         }
         let allowed = denial == nil
@@ -512,69 +456,121 @@ struct Evaluator<T: Tracer> {
         }
         snaps.reset()
         rootEntry = snaps.addRoot(oldRoot)
-        var oldEntry = rootEntry
-        var newEntry = snaps.addOverlayRoot()
+        // 2. Permission.
+        let walk = walkPermission(keys, from: rootEntry, snaps.addOverlayRoot(), .overlay)
+        guard walk.permitted else {
+            return Decision(allowed: false, newRoot: oldRoot, denial: .noRule(kind: "write", path: path), explanation: nil)
+        }
+        // 3a. Validation of the ancestors and the written location.
+        var denial: DenialReason?
+        validateChain(keys, path: path, [], &denial)
+        // 3b. Validation of the written subtree (below the location; it was validated above).
+        if denial == nil, walk.reachedTarget, tables.nodes[Int(walk.nodeIndex)].validatesBelow, snaps.exists(walk.newEntry) {
+            _ = validateSubtree(walk.nodeIndex, walk.oldEntry, walk.newEntry, &denial)
+        }
+        if denial != nil { return Decision(allowed: false, newRoot: oldRoot, denial: denial, explanation: nil) }
+        // The new tree is built (what is left of it) only now that the write is allowed.
+        return Decision(allowed: true, newRoot: snaps.overlay.node(at: 0), denial: nil, explanation: nil)
+    }
+
+    /// How ``walkPermission(_:from:_:_:)`` enters the locations along a written path in the
+    /// snapshot table.
+    private enum PathEntries {
+        /// The single write described by the overlay: both trees' nodes come from it, with the
+        /// keys' ranks found by the look-up along the path.
+        case overlay
+        /// The single write already built: the nodes are `snaps.overlay.oldPath` and `newPath`.
+        case built
+        /// An update's entry: the nodes are looked up when read.
+        case searched
+    }
+
+    /// Where the permission walk of one write entry ended.
+    private struct PermissionWalk {
+        /// Whether a `.write` rule on the path granted the write.
+        var permitted = false
+        /// The log index of the last `.write` evaluated, when explaining.
+        var lastWrite: Int?
+        /// Whether the rule tree reaches the written location (else it stopped above it).
+        var reachedTarget = false
+        /// The rule node, and the old and new trees' snapshot entries, where the walk stopped.
+        var nodeIndex: Int32 = 0
+        var oldEntry: Int32, newEntry: Int32
+    }
+
+    /// Permission for one write entry: the `.write` rules from the root down to `keys`, any
+    /// true grants (the rest are not evaluated). Records each level in `chain` for the
+    /// validation that follows, and binds the path's wildcard keys in `wildcardKeys`.
+    @inline(__always)
+    private mutating func walkPermission(_ keys: [String], from oldRoot: Int32, _ newRoot: Int32, _ pathEntries: PathEntries) -> PermissionWalk {
+        var walk = PermissionWalk(oldEntry: oldRoot, newEntry: newRoot)
         wildcardKeys.clearKeepingCapacity()
         chain.clearKeepingCapacity()
         chain.reserveCapacity(keys.count + 1)
-        // 2. Permission: `.write` from the root down to the written path, any true grants.
-        var permitted = false
-        var nodeIndex: Int32 = 0
         var depth = 0
-        var reachedTarget = false
         while true {
-            let writeRule = tables.nodes[Int(nodeIndex)].write
-            chain.append((depth, nodeIndex, oldEntry, newEntry, wildcardKeys.count))
-            if !permitted && writeRule >= 0 {
-                permitted = evaluate(writeRule, data: oldEntry, newData: newEntry).isTrue
+            let writeRule = tables.nodes[Int(walk.nodeIndex)].write
+            chain.append((depth, walk.nodeIndex, walk.oldEntry, walk.newEntry, wildcardKeys.count))
+            if !walk.permitted && writeRule >= 0 {
+                walk.permitted = evaluate(writeRule, data: walk.oldEntry, newData: walk.newEntry).isTrue
+                if explain { walk.lastWrite = log.count - 1 }
             }
             if depth == keys.count {
-                reachedTarget = true
-                break
+                walk.reachedTarget = true
+                return walk
             }
             let key = keys[depth]
-            guard let (child, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { break }
+            guard let (child, isWildcard) = tables.child(of: walk.nodeIndex, key, in: ruleset) else { return walk }
             if isWildcard { wildcardKeys.append(key) }
-            nodeIndex = child
-            // The key's rank, computed by the look-up along the path, spares byte comparisons
-            // with the entries already there; the new tree's entry is the overlay's.
-            let rank = snaps.overlay.ranks[depth]
-            oldEntry = snaps.addChild(of: oldEntry, key: key, node: snaps.overlay.oldPath[depth + 1], rank: rank)
-            newEntry = snaps.addChild(of: newEntry, key: key, rank: rank)
+            walk.nodeIndex = child
+            switch pathEntries {
+            case .overlay:
+                // The key's rank, computed by the look-up along the path, spares byte
+                // comparisons with the entries already there.
+                let rank = snaps.overlay.ranks[depth]
+                walk.oldEntry = snaps.addChild(of: walk.oldEntry, key: key, node: snaps.overlay.oldPath[depth + 1], rank: rank)
+                // On the written path: the overlay's entry (or the written node at the end).
+                walk.newEntry = snaps.addChild(of: walk.newEntry, key: key, rank: rank)
+            case .built:
+                walk.oldEntry = snaps.addChild(of: walk.oldEntry, key: key, node: snaps.overlay.oldPath[depth + 1])
+                walk.newEntry = snaps.addChild(of: walk.newEntry, key: key, node: newPath[depth + 1])
+            case .searched:
+                // The key's rank, computed once for both trees, spares byte comparisons with
+                // the entries already there and a second computation in each look-up.
+                let rank = KeyOrder.rank(key)
+                walk.oldEntry = snaps.addChild(of: walk.oldEntry, key: key, rank: rank)
+                walk.newEntry = snaps.addChild(of: walk.newEntry, key: key, rank: rank)
+            }
             depth += 1
         }
-        guard permitted else {
-            return Decision(allowed: false, newRoot: oldRoot, denial: .noRule(kind: "write", path: path), explanation: nil)
-        }
-        // 3a. Validation of the ancestors and the written location, where the new data is
-        // non-null. A rule sees the wildcard keys bound down to its own depth.
-        // All of the path's wildcard keys, kept aside only if a rule above a wildcard runs.
+    }
+
+    /// The `.validate` rules along the `chain` of a permitted entry at `keys` (its ancestors
+    /// and the written location), where the new data is non-null, each seeing the wildcard
+    /// keys bound down to its own depth. An ancestor shared with one of `entries`' validated
+    /// entries is skipped. The first failure sets `denial`; unless exhaustive, it ends the
+    /// walk. All of the path's wildcard keys are bound again afterwards.
+    @inline(__always)
+    private mutating func validateChain(_ keys: [String], path: String?, _ entries: [([String], DataInput)], _ denial: inout DenialReason?) {
+        // The path's wildcard keys, kept aside only once a rule above a wildcard runs.
         var allKeys: [String]?
-        var index = 0
-        while index < chain.count {
-            let link = chain[index]
-            index += 1
+        for link in chain {
             let validateRule = tables.nodes[Int(link.node)].validate
             guard validateRule >= 0, snaps.exists(link.new) else { continue }
+            // Entries of one update can share ancestors; each is validated once.
+            if entries.count > 1 && Self.validatedBefore(depth: link.depth, of: keys, by: validatedEntries, entries) { continue }
             if wildcardKeys.count != link.wildcards {
                 if allKeys == nil { allKeys = wildcardKeys }
                 wildcardKeys = Array(allKeys!.prefix(link.wildcards))
             }
             if !evaluate(validateRule, data: link.old, newData: link.new).isTrue {
-                let denial = DenialReason.validateFailed(rulePath: ruleset.rules[Int(validateRule)].rulePath, path: path, depth: link.depth)
-                return Decision(allowed: false, newRoot: oldRoot, denial: denial, explanation: nil)
+                if denial == nil { decisive = log.count - 1 }
+                denial = denial ?? (path.map { .validateFailed(rulePath: ruleset.rules[Int(validateRule)].rulePath, path: $0, depth: link.depth) }
+                    ?? .text("\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(Array(keys.prefix(link.depth))))"))
+                if !exhaustive { break }
             }
         }
-        // 3b. Validation of the written subtree (below the location; it was validated above),
-        // with every wildcard key of the path bound again.
-        if reachedTarget, tables.nodes[Int(nodeIndex)].validatesBelow, snaps.exists(newEntry) {
-            if let allKeys { wildcardKeys = allKeys }
-            var denial: DenialReason?
-            _ = validateSubtree(nodeIndex, oldEntry, newEntry, &denial)
-            if denial != nil { return Decision(allowed: false, newRoot: oldRoot, denial: denial, explanation: nil) }
-        }
-        // The new tree is built (what is left of it) only now that the write is allowed.
-        return Decision(allowed: true, newRoot: snaps.overlay.node(at: 0), denial: nil, explanation: nil)
+        if let allKeys { wildcardKeys = allKeys }
     }
 
     /// The message for a write whose data would be too deep.

@@ -63,8 +63,7 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
 
 private let signedOut: AuthValue = .null
 private let alice: AuthValue = .user(uid: "alice", claims: ["n": 12, "flag": true, "s": "x", "decomposed": "e\u{301}", "list": ["a", "b"], "1": "one"])
-/// Claims named by canonically equivalent spellings: a token of three members (scanned) and one
-/// of more than eight (hashed, then confirmed by bytes).
+/// Claims named by canonically equivalent spellings, in a small token and in a larger one.
 private let fewClaims: AuthValue = .user(uid: "few", claims: ["e\u{301}": 1])
 private let manyClaims: AuthValue = .user(uid: "many", claims: ["e\u{301}": 1, "c1": 1, "c2": 2, "c3": 3, "c4": 4, "c5": 5, "c6": 6, "c7": 7, "c8": 8])
 
