@@ -3,7 +3,9 @@
 public struct PushKey: Sendable {
     private static let alphabet = Array("-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz")
     private var lastTime: Double = -1
-    private var lastRandom: [Int] = Array(repeating: 0, count: 12)
+    /// The random part of the last key, made on the first key (a generator that never makes a
+    /// key, as most replays' are, allocates nothing).
+    private var lastRandom: [Int] = []
     private var generator: SplitMix
 
     /// Creates a generator; a fixed `seed` gives a repeatable sequence (for tests).
@@ -20,7 +22,7 @@ public struct PushKey: Sendable {
             t /= 64
         }
         chars.reverse()
-        if now == lastTime {
+        if now == lastTime && !lastRandom.isEmpty {
             // Increment the random part so keys in one millisecond stay ordered.
             var i = 11
             while i >= 0 && lastRandom[i] == 63 {
@@ -30,6 +32,7 @@ public struct PushKey: Sendable {
             if i >= 0 { lastRandom[i] += 1 }
         } else {
             lastTime = now
+            if lastRandom.isEmpty { lastRandom = Array(repeating: 0, count: 12) }
             for i in 0..<12 { lastRandom[i] = Int(generator.next() % 64) }
         }
         for r in lastRandom { chars.append(Self.alphabet[r]) }

@@ -14,8 +14,12 @@ struct RelaxedJSONParser: ~Copyable {
         let start: Int
         var elements: [JSONNode] = []
         var members: [JSONMember] = []
-        /// Decoded keys seen so far, for duplicate detection.
+        /// Decoded keys seen so far, for duplicate detection, once the object has more than
+        /// ``Frame/scannedMembers`` members (a smaller one is scanned).
         var keys: Set<String> = []
+        /// Members up to which a duplicate key is found by comparing with each member's key: most
+        /// objects are small, and a set costs an allocation and a hash per key.
+        static let scannedMembers = 16
         /// The key read before the value now being parsed.
         var pendingKey: JSONString?
 
@@ -177,12 +181,25 @@ struct RelaxedJSONParser: ~Copyable {
     private mutating func addMember(value: JSONNode, to frame: inout Frame) {
         guard let key = frame.pendingKey else { return }
         frame.pendingKey = nil
-        if frame.keys.insert(key.value).inserted {
+        if Self.isNew(key.value, in: &frame) {
             frame.members.append(JSONMember(key: key, value: value))
         } else {
             diagnostics.append(
                 .error(.jsonDuplicateKey, "Duplicate key '\(abbreviated(key.value))'.", at: key.range))
         }
+    }
+
+    /// Whether no member of the frame has `key` yet (keys compare as `String`s, canonically).
+    private static func isNew(_ key: String, in frame: inout Frame) -> Bool {
+        if frame.members.count < Frame.scannedMembers {
+            for member in frame.members where member.key.value == key { return false }
+            return true
+        }
+        if frame.keys.isEmpty {
+            frame.keys.reserveCapacity(frame.members.count * 2)
+            for member in frame.members { frame.keys.insert(member.key.value) }
+        }
+        return frame.keys.insert(key).inserted
     }
 
     /// Reports a comma before `}` or `]`: a warning when allowed, otherwise an error that does

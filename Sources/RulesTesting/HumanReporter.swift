@@ -20,6 +20,9 @@ public struct HumanReporter: Sendable {
     public func body(_ result: TestRunResult) -> String {
         var out = ""
         var currentFile: String?
+        // The marks are made once; each line is appended piece by piece (a run may have tens of
+        // thousands of lines).
+        let passedMark = paint("✓", "1;32"), failedMark = paint("✗", "1;31")
         for test in result.tests {
             if test.file != currentFile {
                 out += test.file + "\n"
@@ -29,9 +32,15 @@ public struct HumanReporter: Sendable {
                 out += "  \(paint("-", "1;33")) \(test.name) (skipped)\n"
                 continue
             }
-            let mark = test.passed ? paint("✓", "1;32") : paint("✗", "1;31")
-            out += "  \(mark) \(test.name)"
-            if showTimes { out += " (\(Self.milliseconds(test.milliseconds)) ms)" }
+            out += "  "
+            out += test.passed ? passedMark : failedMark
+            out += " "
+            out += test.name
+            if showTimes {
+                out += " ("
+                Self.appendMilliseconds(test.milliseconds, to: &out)
+                out += " ms)"
+            }
             out += "\n"
             for step in test.steps where !step.passed {
                 out += "      step \(step.index): \(step.description)\n"
@@ -65,8 +74,11 @@ public struct HumanReporter: Sendable {
         body(result) + summary(result) + "\n"
     }
 
-    static func milliseconds(_ ms: Double) -> String {
+    /// Appends `ms` with one decimal, e.g. `12.5`.
+    static func appendMilliseconds(_ ms: Double, to out: inout String) {
         let tenths = Int((ms * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10)"
+        out += String(tenths / 10)
+        out += "."
+        out += String(tenths % 10)
     }
 }

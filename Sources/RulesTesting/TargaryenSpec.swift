@@ -8,6 +8,10 @@ import RulesSyntax
 /// set (`{auth: "user name", data: value}`) at the path. Users map straight to the `auth`
 /// variable, and reads are plain reads.
 enum TargaryenSpec {
+    static let specKeys: Set<String> = ["root", "users", "tests"]
+    static let checkKeys: Set<String> = ["canRead", "cannotRead", "canWrite", "cannotWrite"]
+    static let writeCheckKeys: Set<String> = ["auth", "data"]
+
     /// True when the document looks like targaryen's: `tests` is an object, not a list.
     static func matches(_ root: SpecNode) -> Bool {
         guard let tests = root["tests"], case .object = tests.kind else { return false }
@@ -16,7 +20,7 @@ enum TargaryenSpec {
 
     static func load(_ root: SpecNode, context c: SpecContext, rules: LoadedRules) throws(TestSpecError) -> TestSpec {
         let members = try c.object(root, "a targaryen spec")
-        try c.checkKeys(members, allowed: ["root", "users", "tests"], in: "a targaryen spec")
+        try c.checkKeys(members, allowed: specKeys, in: "a targaryen spec")
         let data = try root["root"].map { (n) throws(TestSpecError) in try c.storedInput(n, at: .root) }
         var users: [String: AuthValue] = [:]
         if let u = root["users"] {
@@ -34,7 +38,7 @@ enum TargaryenSpec {
         for pathMember in try c.object(root["tests"] ?? root, "'tests'") {
             let path = "/" + pathMember.key.drop { $0 == "/" }
             let checks = try c.object(pathMember.value, "the checks of '\(pathMember.key)'")
-            try c.checkKeys(checks, allowed: ["canRead", "cannotRead", "canWrite", "cannotWrite"], in: "the checks of '\(pathMember.key)'")
+            try c.checkKeys(checks, allowed: checkKeys, in: "the checks of '\(pathMember.key)'")
             for check in checks {
                 guard case .array(let entries) = check.value.kind else {
                     throw c.error(check.value, "'\(check.key)' must be a list, not \(check.value.kindDescription)")
@@ -48,7 +52,7 @@ enum TargaryenSpec {
                         operation = .read(path: path, query: .none)
                     } else {
                         let fields = try c.object(entry, "a write check")
-                        try c.checkKeys(fields, allowed: ["auth", "data"], in: "a write check")
+                        try c.checkKeys(fields, allowed: writeCheckKeys, in: "a write check")
                         guard let who = entry["auth"] else { throw c.error(entry, "a write check needs 'auth'") }
                         (name, auth) = try user(who)
                         guard let value = entry["data"] else { throw c.error(entry, "a write check needs 'data'") }

@@ -1,4 +1,5 @@
 import Foundation
+import RulesRuntime
 import RulesSyntax
 
 /// The output format of `rules test`.
@@ -60,6 +61,16 @@ public struct TestCLIOutput: Sendable {
     public var result: TestRunResult?
     /// The coverage, when collected.
     public var coverage: CoverageCollector?
+    /// What the run loaded and built, kept here so that a command that exits right after
+    /// printing need not free it first: freeing a large spec's data and starting tree takes
+    /// about as long as building them.
+    public var loaded: Loaded?
+
+    /// The specs a run loaded, and the last spec's starting tree.
+    public struct Loaded: Sendable {
+        let specs: [TestSpec]
+        let tree: DataNode?
+    }
 }
 
 /// `rules test`, as a function: load, run, report. The command only prints what this returns.
@@ -138,7 +149,8 @@ public enum TestCLI {
             }
         }
         if options.format == .text { stdout += human.summary(result) + "\n" }
-        return TestCLIOutput(stdout: stdout, stderr: stderr, exitCode: exit, result: result, coverage: coverage)
+        return TestCLIOutput(stdout: stdout, stderr: stderr, exitCode: exit, result: result, coverage: coverage,
+                             loaded: TestCLIOutput.Loaded(specs: specs, tree: runner.lastSpecTree))
     }
 
     /// Writes a report next to `path` and renames it over it, so readers never see half a report

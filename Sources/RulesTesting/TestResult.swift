@@ -56,13 +56,31 @@ public struct StepResult: Sendable {
     /// 1-based position in the test.
     public var index: Int
     /// What was done, e.g. `update / as alice`.
-    public var description: String
+    public var description: String {
+        get { descriptionText ?? step.map { "\($0.operation.summary) as \($0.caller)" } ?? "" }
+        set { descriptionText = newValue }
+    }
+    /// The description as given or set.
+    private var descriptionText: String?
+    /// The step run, whose description is written out when read (unless one was given).
+    private var step: TestStep?
     /// True when the step expected the operation to be allowed.
     public var expectedAllow: Bool
     /// True when the engine allowed it.
     public var actualAllow: Bool
     /// The engine's one-line reason for a denial.
-    public var reason: String?
+    public var reason: String? {
+        get { reasonSet ? reasonText : deferredReason?.text }
+        set {
+            reasonText = newValue
+            reasonSet = true
+        }
+    }
+    /// The reason as given or set, when `reasonSet`.
+    private var reasonText: String?
+    private var reasonSet = false
+    /// The decision's reason, written out when ``reason`` is read (unless one was set).
+    private var deferredReason: DeferredReason?
     /// The explanation, for failed steps only.
     public var explanation: Explanation?
     /// Expectations besides allow/deny that did not hold (`expectData`, `expectValue`,
@@ -72,10 +90,22 @@ public struct StepResult: Sendable {
     /// Creates a result.
     public init(index: Int, description: String, expectedAllow: Bool, actualAllow: Bool, reason: String?, explanation: Explanation?) {
         self.index = index
-        self.description = description
+        self.descriptionText = description
         self.expectedAllow = expectedAllow
         self.actualAllow = actualAllow
-        self.reason = reason
+        self.reasonText = reason
+        self.reasonSet = true
+        self.explanation = explanation
+    }
+
+    /// Creates the result of `step`, whose description and reason (the decision's) are
+    /// written out only when read: a report shows them for failed steps only.
+    init(index: Int, step: TestStep, actualAllow: Bool, deferredReason: DeferredReason, explanation: Explanation?) {
+        self.index = index
+        self.step = step
+        self.expectedAllow = step.expectAllow
+        self.actualAllow = actualAllow
+        self.deferredReason = deferredReason
         self.explanation = explanation
     }
 

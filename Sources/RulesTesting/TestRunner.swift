@@ -20,6 +20,9 @@ public struct TestRunner {
     /// share it: trees are immutable).
     private var specTree: (path: String, clock: Double, root: DataNode?)?
 
+    /// The starting tree of the last spec run, which the runner keeps.
+    var lastSpecTree: DataNode? { specTree?.root }
+
     /// Creates a runner.
     public init(filter: String? = nil, startTime: Double, coverage: CoverageCollector? = nil) {
         self.filter = filter
@@ -30,21 +33,29 @@ public struct TestRunner {
     /// Runs every test of every spec (that the filter keeps).
     public mutating func run(_ specs: [TestSpec]) -> TestRunResult {
         var results: [TestResult] = []
-        let selected = specs.map { spec in spec.tests.filter { test in filter.map { $0.isEmpty || test.name.contains($0) } ?? true } }
+        // The tests the filter keeps, by index (the tests themselves are not copied).
+        let selected: [[Int]] = specs.map { spec in
+            guard let filter, !filter.isEmpty else { return Array(spec.tests.indices) }
+            return spec.tests.indices.filter { spec.tests[$0].name.contains(filter) }
+        }
         let total = selected.reduce(0) { $0 + $1.count }
-        for (spec, tests) in zip(specs, selected) {
+        results.reserveCapacity(total)
+        for (s, spec) in specs.enumerated() {
             coverage?.register(spec.rules)
             // `only` on any test of a file leaves the file's other tests out.
             let focused = spec.tests.contains { $0.only }
-            for test in tests {
-                if test.skip || (focused && !test.only) {
-                    results.append(TestResult(file: spec.path, name: test.name, milliseconds: 0, steps: [], line: test.location.line, skipped: true))
+            for index in selected[s] {
+                if spec.tests[index].skip || (focused && !spec.tests[index].only) {
+                    results.append(TestResult(file: spec.path, name: spec.tests[index].name, milliseconds: 0, steps: [],
+                                              line: spec.tests[index].location.line, skipped: true))
                 } else {
-                    results.append(run(test, in: spec))
+                    results.append(run(spec.tests[index], in: spec))
                 }
                 progress?(results.count, total)
             }
-            specTree = nil
+            // A spec's starting tree is let go once its tests have run; the last one stays with
+            // the runner (a command that exits next need not free it).
+            if s < specs.count - 1 { specTree = nil }
         }
         return TestRunResult(tests: results)
     }
@@ -72,9 +83,8 @@ public struct TestRunner {
             // again, on the same tree, with every rule's values recorded.
             let explanation = passed && !step.needsExplanation
                 ? nil : engine.decide(operation, on: before, auth: step.auth, now: now, explain: true).explanation
-            var result = StepResult(
-                index: i + 1, description: "\(step.operation.summary) as \(step.caller)", expectedAllow: step.expectAllow,
-                actualAllow: decision.allowed, reason: decision.reason, explanation: nil)
+            var result = StepResult(index: i + 1, step: step, actualAllow: decision.allowed,
+                                    deferredReason: decision.deferredReason, explanation: nil)
             result.problems = Self.problems(step, decision, explanation, before: before, after: replay.root, now: now)
             if !result.passed { result.explanation = explanation }
             steps.append(result)

@@ -25,6 +25,8 @@ public struct TestSpecLoader {
     ]
     static let operationKeys = ["read", "set", "update", "delete", "push"]
     static let testKeys: Set<String> = ["name", "data", "seed", "now", "steps", "skip", "only"]
+    /// A test written as its single step has the keys of both.
+    static let testOrStepKeys = testKeys.union(stepKeys)
     static let fileKeys: Set<String> = ["rules", "now", "data", "auth", "tests", "include"]
     static let includeKeys: Set<String> = ["now", "data", "auth"]
 
@@ -213,7 +215,7 @@ public struct TestSpecLoader {
 
     private func test(_ node: SpecNode, number: Int, identities: [String: AuthValue], specPath: String, context c: SpecContext) throws -> TestCase {
         let members = try c.object(node, "a test")
-        try c.checkKeys(members, allowed: Self.testKeys.union(Self.stepKeys), in: "a test")
+        try c.checkKeys(members, allowed: Self.testOrStepKeys, in: "a test")
         let name = try node["name"].map { (n) throws(TestSpecError) in try c.string(n, "'name'") } ?? "test \(number)"
         let data = try node["data"].map { (n) throws in try storedData(n, at: .root, from: specPath, context: c) }
         let skip = try node["skip"].map { (n) throws(TestSpecError) in try c.bool(n, "'skip'") } ?? false

@@ -252,6 +252,23 @@ private let cases: [JSONDiagnosticCase] =
         #expect((result.root == nil) == c.rootIsNil)
     }
 
+    /// Small objects find duplicates by comparing keys, larger ones through a set of keys: the
+    /// same answers either side of the switch, canonically equivalent keys included.
+    @Test(arguments: [3, 15, 16, 17, 40])
+    func duplicateKeysInObjectsOfEverySize(members: Int) throws {
+        let keys = (0..<members).map { "k\($0)" }
+        // Every key once, then again each key at the start, middle and end, and "é" spelled
+        // precomposed then decomposed.
+        var text = "{" + keys.map { "\"\($0)\": 1" }.joined(separator: ", ")
+        text += #", "é": 1"#
+        let again = [keys[0], keys[members / 2], keys[members - 1]]
+        text += again.map { ", \"\($0)\": 2" }.joined() + #", "e\u0301": 2}"#
+        let (_, result) = readJSON(text)
+        #expect(result.diagnostics.map(\.message) == again.map { "Duplicate key '\($0)'." } + ["Duplicate key 'é'."])
+        let root = try #require(result.root)
+        #expect(root.members?.map(\.key.value) == keys + ["é"])
+    }
+
     @Test func duplicateKeyKeepsTheFirstMemberAndContinues() throws {
         let (file, result) = readJSON(#"{"a": 1, "b": {"x": true, "x": false, "y": null}, "a": [2], "c": 3}"#)
         #expect(result.diagnostics.map(\.message) == ["Duplicate key 'x'.", "Duplicate key 'a'."])

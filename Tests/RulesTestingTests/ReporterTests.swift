@@ -88,6 +88,40 @@ import FoundationXML
         #expect((tests[0]["file"] as? String)?.hasSuffix("r.test.yaml") == true)
     }
 
+    /// A step's reason is written out when read, for passing steps too, and can be replaced.
+    @Test func stepReasonsAreTheEnginesAndCanBeSet() throws {
+        let spec = """
+            rules: { rules: { a: { ".write": "auth != null" } } }
+            tests:
+              - name: denied as expected
+                set: /a
+                value: 1
+                expect: deny
+              - name: allowed
+                as: { uid: u }
+                set: /a
+                value: 1
+                expect: allow
+            """
+        let (output, dir) = try SpecFixture.run(["r.test.yaml": spec])
+        defer { dir.remove() }
+        #expect(output.exitCode == 0)
+        #expect(output.loaded != nil)
+        let steps = try #require(output.result?.tests.map { $0.steps[0] })
+        #expect(steps.map(\.reason) == ["no .write rule on /a or above it granted the write", nil])
+        #expect(steps.map(\.description) == ["set /a as unauthenticated", "set /a as uid u"])
+        var step = steps[0]
+        step.reason = "replaced"
+        #expect(step.reason == "replaced")
+        step.reason = nil
+        #expect(step.reason == nil)
+        let made = StepResult(index: 1, description: "d", expectedAllow: true, actualAllow: false, reason: "given", explanation: nil)
+        #expect(made.reason == "given")
+        #expect(made.description == "d")
+        step.description = "described"
+        #expect(step.description == "described")
+    }
+
     @Test func lcovListsRuleLinesAndBranches() throws {
         let (output, dir) = try SpecFixture.run([
             "r.test.yaml": "rules: db.rules.json\ntests:\n  - { as: { uid: u }, set: /a, value: 1, expect: allow }\n",
