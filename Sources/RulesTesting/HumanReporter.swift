@@ -19,6 +19,8 @@ public struct HumanReporter: Sendable {
     /// The test lines, without the closing summary line.
     public func body(_ result: TestRunResult) -> String {
         var out = ""
+        // Room for every test's line, so that the text is not copied as it grows.
+        out.reserveCapacity(result.tests.reduce(0) { $0 + $1.name.utf8.count + 24 })
         var currentFile: String?
         // The marks are made once; each line is appended piece by piece (a run may have tens of
         // thousands of lines).

@@ -100,12 +100,13 @@ public struct StepResult: Sendable {
 
     /// Creates the result of `step`, whose description and reason (the decision's) are
     /// written out only when read: a report shows them for failed steps only.
-    init(index: Int, step: TestStep, actualAllow: Bool, deferredReason: DeferredReason, explanation: Explanation?) {
+    init(index: Int, step: TestStep, actualAllow: Bool, deferredReason: DeferredReason, problems: [String], explanation: Explanation?) {
         self.index = index
         self.step = step
         self.expectedAllow = step.expectAllow
         self.actualAllow = actualAllow
         self.deferredReason = deferredReason
+        self.problems = problems
         self.explanation = explanation
     }
 

@@ -65,6 +65,7 @@ public struct TestRunner {
         let started = ContinuousClock.now
         var replay = TestReplay(test, in: spec, startTime: startTime, specRoot: sharedRoot(test, in: spec))
         var steps: [StepResult] = []
+        steps.reserveCapacity(test.steps.count)
         let engine = spec.rules.engine
         for (i, step) in test.steps.enumerated() {
             let (operation, now) = replay.operation(step)
@@ -83,11 +84,10 @@ public struct TestRunner {
             // again, on the same tree, with every rule's values recorded.
             let explanation = passed && !step.needsExplanation
                 ? nil : engine.decide(operation, on: before, auth: step.auth, now: now, explain: true).explanation
-            var result = StepResult(index: i + 1, step: step, actualAllow: decision.allowed,
-                                    deferredReason: decision.deferredReason, explanation: nil)
-            result.problems = Self.problems(step, decision, explanation, before: before, after: replay.root, now: now)
-            if !result.passed { result.explanation = explanation }
-            steps.append(result)
+            let problems = Self.problems(step, decision, explanation, before: before, after: replay.root, now: now)
+            // The explanation is kept for a failed step only.
+            steps.append(StepResult(index: i + 1, step: step, actualAllow: decision.allowed, deferredReason: decision.deferredReason,
+                                    problems: problems, explanation: passed && problems.isEmpty ? nil : explanation))
         }
         let elapsed = ContinuousClock.now - started
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
