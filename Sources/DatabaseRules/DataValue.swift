@@ -3,7 +3,7 @@
 /// Objects whose keys are all canonical non-negative integers (`"0"`, `"1"`, … without leading
 /// zeros) and whose largest key is below twice their count read as arrays, with `null` in the
 /// holes, as the server and the SDKs present them. Priorities are not part of a value.
-public indirect enum DataValue: Sendable, Hashable, CustomStringConvertible {
+public enum DataValue: Sendable, Hashable, CustomStringConvertible {
     /// Nothing stored.
     case null
     /// A boolean.

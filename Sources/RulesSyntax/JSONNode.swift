@@ -4,7 +4,7 @@
 /// reported by the reader, and only the first is kept).
 public struct JSONNode: Sendable, Hashable {
     /// The kinds of JSON value.
-    public indirect enum Kind: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
         case null
         case bool(Bool)
         /// A number; `text` is its spelling in the file.

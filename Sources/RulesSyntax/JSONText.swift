@@ -1,5 +1,5 @@
 /// A JSON value for output, with object keys in the order given (stable golden files).
-public indirect enum JSONText: Sendable, Equatable {
+public enum JSONText: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)

@@ -3,7 +3,7 @@ import RulesSyntax
 /// A value of a spec file, YAML or JSON alike, with the line and column it starts at.
 public struct SpecNode: Sendable {
     /// The kinds of value.
-    public indirect enum Kind: Sendable {
+    public enum Kind: Sendable {
         case null
         case bool(Bool)
         case number(Double)
