@@ -8,8 +8,9 @@ import RulesSyntax
 /// set (`{auth: "user name", data: value}`) at the path. Users map straight to the `auth`
 /// variable, and reads are plain reads.
 enum TargaryenSpec {
-    static let specKeys: Set<String> = ["root", "users", "tests"]
-    static let checkKeys: Set<String> = ["canRead", "cannotRead", "canWrite", "cannotWrite"]
+    /// The members of the document, of a path's checks, and of a write check.
+    static let documentKeys: Set<String> = ["root", "users", "tests"]
+    static let checkKinds: Set<String> = ["canRead", "cannotRead", "canWrite", "cannotWrite"]
     static let writeCheckKeys: Set<String> = ["auth", "data"]
 
     /// True when the document looks like targaryen's: `tests` is an object, not a list.
@@ -20,7 +21,7 @@ enum TargaryenSpec {
 
     static func load(_ root: SpecNode, context c: SpecContext, rules: LoadedRules) throws(TestSpecError) -> TestSpec {
         let members = try c.object(root, "a targaryen spec")
-        try c.checkKeys(members, allowed: specKeys, in: "a targaryen spec")
+        try c.checkKeys(members, allowed: documentKeys, in: "a targaryen spec")
         let data = try root["root"].map { (n) throws(TestSpecError) in try c.storedInput(n, at: .root) }
         var users: [String: AuthValue] = [:]
         if let u = root["users"] {
@@ -38,7 +39,7 @@ enum TargaryenSpec {
         for pathMember in try c.object(root["tests"] ?? root, "'tests'") {
             let path = "/" + pathMember.key.drop { $0 == "/" }
             let checks = try c.object(pathMember.value, "the checks of '\(pathMember.key)'")
-            try c.checkKeys(checks, allowed: checkKeys, in: "the checks of '\(pathMember.key)'")
+            try c.checkKeys(checks, allowed: checkKinds, in: "the checks of '\(pathMember.key)'")
             for check in checks {
                 guard case .array(let entries) = check.value.kind else {
                     throw c.error(check.value, "'\(check.key)' must be a list, not \(check.value.kindDescription)")

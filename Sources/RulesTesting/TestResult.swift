@@ -70,17 +70,21 @@ public struct StepResult: Sendable {
     public var actualAllow: Bool
     /// The engine's one-line reason for a denial.
     public var reason: String? {
-        get { reasonSet ? reasonText : deferredReason?.text }
-        set {
-            reasonText = newValue
-            reasonSet = true
+        get {
+            switch reasonSource {
+            case .given(let text): text
+            case .decision(let deferred): deferred.text
+            }
         }
+        set { reasonSource = .given(newValue) }
     }
-    /// The reason as given or set, when `reasonSet`.
-    private var reasonText: String?
-    private var reasonSet = false
-    /// The decision's reason, written out when ``reason`` is read (unless one was set).
-    private var deferredReason: DeferredReason?
+    /// Where ``reason`` comes from: given (or set), or the decision's, written out when read.
+    private var reasonSource: ReasonSource
+
+    private enum ReasonSource: Sendable {
+        case given(String?)
+        case decision(DeferredReason)
+    }
     /// The explanation, for failed steps only.
     public var explanation: Explanation?
     /// Expectations besides allow/deny that did not hold (`expectData`, `expectValue`,
@@ -93,8 +97,7 @@ public struct StepResult: Sendable {
         self.descriptionText = description
         self.expectedAllow = expectedAllow
         self.actualAllow = actualAllow
-        self.reasonText = reason
-        self.reasonSet = true
+        self.reasonSource = .given(reason)
         self.explanation = explanation
     }
 
@@ -105,7 +108,7 @@ public struct StepResult: Sendable {
         self.step = step
         self.expectedAllow = step.expectAllow
         self.actualAllow = actualAllow
-        self.deferredReason = deferredReason
+        self.reasonSource = .decision(deferredReason)
         self.problems = problems
         self.explanation = explanation
     }
