@@ -46,6 +46,9 @@ enum TargaryenSpec {
                 }
                 let allow = check.key.hasPrefix("can") && !check.key.hasPrefix("cannot")
                 let isRead = check.key.hasSuffix("Read")
+                // Each test is named "<user> can read /path": the part after the user is the
+                // same for the whole list.
+                let suffix = " " + (allow ? "can " : "cannot ") + (isRead ? "read" : "write") + " " + path
                 for entry in entries {
                     let name: String, auth: AuthValue, operation: StepOperation
                     if isRead {
@@ -59,9 +62,12 @@ enum TargaryenSpec {
                         guard let value = entry["data"] else { throw c.error(entry, "a write check needs 'data'") }
                         operation = .set(path: path, value: try c.dataInput(value))
                     }
-                    let verb = (allow ? "can " : "cannot ") + (isRead ? "read" : "write")
+                    var testName = ""
+                    testName.reserveCapacity(name.utf8.count + suffix.utf8.count)
+                    testName += name
+                    testName += suffix
                     let step = TestStep(auth: auth, caller: name, operation: operation, now: nil, expectAllow: allow, location: entry.location)
-                    tests.append(TestCase(name: "\(name) \(verb) \(path)", location: entry.location, data: nil, seed: [], now: nil, steps: [step]))
+                    tests.append(TestCase(name: testName, location: entry.location, data: nil, seed: [], now: nil, steps: [step]))
                 }
             }
         }
