@@ -364,6 +364,10 @@ struct Evaluator<T: Tracer> {
         let overlaid = single && !exhaustive
         var newRoot = oldRoot
         for (keys, input) in entries {
+            if overlaid {
+                if let problem = beginOverlay(keys, input, oldRoot) { return reject(title(), oldRoot, problem) }
+                continue
+            }
             // Keys, string sizes and depth of the written value, checked before any rule runs.
             do { try input.validate(at: DataPath(keys: keys)) } catch { return reject(title(), oldRoot, error.message) }
             let existing: DataNode?
@@ -375,19 +379,11 @@ struct Evaluator<T: Tracer> {
                 // Only an increment needs the value it adds to.
                 existing = input.readsExisting ? oldRoot?.descendant(keys) : nil
             }
-            // A leaf written through the overlay is made only when a rule reads it, or once
-            // allowed; it adds no level.
-            let pendingLeaf = overlaid && input.resolvesToLeaf
-            let node = pendingLeaf ? nil : input.resolved(now: now, existing: existing)
-            if let height = pendingLeaf ? 0 : node.map({ Self.height($0, limit: DataLimits.maxDepth) }),
-               keys.count + height >= DataLimits.maxDepth {
+            let node = input.resolved(now: now, existing: existing)
+            if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
                 return reject(title(), oldRoot, Self.tooDeep(keys))
             }
-            if pendingLeaf {
-                snaps.overlay.begin(keys, writingLeaf: input, now: now)
-            } else if overlaid {
-                snaps.overlay.begin(keys, writing: node)
-            } else if single {
+            if single {
                 newRoot = DataNode.replacing(oldRoot, along: snaps.overlay.oldPath, keys, with: node, newPath: &newPath, trails: snaps.overlay.trails)
             } else {
                 resolvedEntries.append((keys, node))
@@ -439,21 +435,8 @@ struct Evaluator<T: Tracer> {
     /// permission walk ends.
     private mutating func writeOverlaid(_ keys: [String], _ input: DataInput, _ oldRoot: DataNode?, path: String) -> Decision {
         if !query.isPlain { query = QueryParameters() }
-        // 1. The written value's keys, sizes and depth, checked before any rule runs; the path
-        // before the write looked up once.
-        do { try input.validate(at: DataPath(keys: keys)) } catch { return reject("", oldRoot, error.message) }
-        DataNode.pathNodes(oldRoot, keys, into: &snaps.overlay.oldPath, trails: &snaps.overlay.trails, ranks: &snaps.overlay.ranks)
-        if input.resolvesToLeaf {
-            // A leaf adds no level, and is made only when a rule reads it, or once allowed.
-            if keys.count >= DataLimits.maxDepth { return reject("", oldRoot, Self.tooDeep(keys)) }
-            snaps.overlay.begin(keys, writingLeaf: input, now: now)
-        } else {
-            let node = input.resolved(now: now, existing: snaps.overlay.oldPath[keys.count])
-            if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
-                return reject("", oldRoot, Self.tooDeep(keys))
-            }
-            snaps.overlay.begin(keys, writing: node)
-        }
+        // 1. The written value checked and described in the overlay.
+        if let problem = beginOverlay(keys, input, oldRoot) { return reject("", oldRoot, problem) }
         snaps.reset()
         rootEntry = snaps.addRoot(oldRoot)
         // 2. Permission.
@@ -471,6 +454,25 @@ struct Evaluator<T: Tracer> {
         if denial != nil { return Decision(allowed: false, newRoot: oldRoot, denial: denial, explanation: nil) }
         // The new tree is built (what is left of it) only now that the write is allowed.
         return Decision(allowed: true, newRoot: snaps.overlay.node(at: 0), denial: nil, explanation: nil)
+    }
+
+    /// Checks the value of a single write at `keys` (its keys, sizes and depth, before any rule
+    /// runs), looks up the path before the write once, and describes the write in the overlay;
+    /// nil, or why the write is rejected. A leaf is made only when a rule reads it, or once the
+    /// write is allowed; it adds no level.
+    @inline(__always)
+    private mutating func beginOverlay(_ keys: [String], _ input: DataInput, _ oldRoot: DataNode?) -> String? {
+        do { try input.validate(at: DataPath(keys: keys)) } catch { return error.message }
+        DataNode.pathNodes(oldRoot, keys, into: &snaps.overlay.oldPath, trails: &snaps.overlay.trails, ranks: &snaps.overlay.ranks)
+        if input.resolvesToLeaf {
+            if keys.count >= DataLimits.maxDepth { return Self.tooDeep(keys) }
+            snaps.overlay.begin(keys, writingLeaf: input, now: now)
+        } else {
+            let node = input.resolved(now: now, existing: snaps.overlay.oldPath[keys.count])
+            if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth { return Self.tooDeep(keys) }
+            snaps.overlay.begin(keys, writing: node)
+        }
+        return nil
     }
 
     /// How ``walkPermission(_:from:_:_:)`` enters the locations along a written path in the

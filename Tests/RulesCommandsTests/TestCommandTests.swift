@@ -24,12 +24,17 @@ import Testing
 
     static let enabled = RulesBinary.isPresent
 
+    /// A directory holding the rules and a spec whose read step expects `read`; the spec's path.
+    static func specFiles(expectingRead read: String) throws -> (dir: TemporaryDirectory, spec: String) {
+        let dir = try TemporaryDirectory()
+        try dir.write("database.rules.json", rules)
+        return (dir, try dir.write("a.test.yaml", spec(expectingRead: read)))
+    }
+
     @Test(.enabled(if: enabled, "no built rules binary at .build/debug/rules; run `swift build` first"))
     func passingRunExitsZeroWithTheWholeReport() throws {
-        let dir = try TemporaryDirectory()
+        let (dir, spec) = try Self.specFiles(expectingRead: "allow")
         defer { dir.remove() }
-        try dir.write("database.rules.json", Self.rules)
-        let spec = try dir.write("a.test.yaml", Self.spec(expectingRead: "allow"))
         let junit = dir.file("junit.xml").path
         let result = try RulesBinary.run(["test", spec, "--junit", junit])
         #expect(result.status == 0, "\(result.error)")
@@ -41,10 +46,8 @@ import Testing
 
     @Test(.enabled(if: enabled, "no built rules binary at .build/debug/rules; run `swift build` first"))
     func failingRunExitsOneWithTheReasonOfTheFailedStep() throws {
-        let dir = try TemporaryDirectory()
+        let (dir, spec) = try Self.specFiles(expectingRead: "deny")
         defer { dir.remove() }
-        try dir.write("database.rules.json", Self.rules)
-        let spec = try dir.write("a.test.yaml", Self.spec(expectingRead: "deny"))
         let text = try RulesBinary.run(["test", spec])
         #expect(text.status == 1)
         #expect(text.output.contains("✗ signed in reads"))
