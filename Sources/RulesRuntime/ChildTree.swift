@@ -434,32 +434,30 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     /// A single leaf (``isLeaf``) with the children at the sorted, distinct keys of `changes`
     /// replaced (nil removes), in one pass: nil when no child is left, `self` when nothing
     /// changed. A result with more than ``maxLeaf`` children is built as a tree.
-    func mergingLeaf(_ changes: [(key: String, node: DataNode?)]) -> ChildTree? {
+    func mergingLeaf(_ changes: [(key: String, rank: KeyRank, node: DataNode?)]) -> ChildTree? {
         var changed = false
         let n = slotCount
         let merged = Self.make(leaf: true, capacity: n + changes.count) { append in
             withUnsafeMutablePointers { header, slots in
                 let oldKeys = header.pointee.keys
                 var i = 0, j = 0
-                // The rank of `changes[j]`, computed once per change; the kept slots are copied.
-                var changeRank = changes.isEmpty ? KeyOrder.unknownRank : KeyOrder.rank(changes[0].key)
+                // The kept slots are copied.
                 while i < n || j < changes.count {
                     let c = i == n ? 1 : j == changes.count ? -1
-                        : KeyOrder.compare(oldKeys[i], rank: slots[i].rank, changes[j].key, rank: changeRank)
+                        : KeyOrder.compare(oldKeys[i], rank: slots[i].rank, changes[j].key, rank: changes[j].rank)
                     if c < 0 {
                         append(oldKeys[i], slots[i])
                         i += 1
                         continue
                     }
                     if let node = changes[j].node {
-                        append(changes[j].key, ChildSlot(rank: changeRank, child: node))
+                        append(changes[j].key, ChildSlot(rank: changes[j].rank, child: node))
                         if c != 0 || node !== slots[i].child { changed = true }
                     } else if c == 0 {
                         changed = true
                     }
                     if c == 0 { i += 1 }
                     j += 1
-                    if j < changes.count { changeRank = KeyOrder.rank(changes[j].key) }
                 }
             }
         }

@@ -37,8 +37,8 @@ public final class DataNode: Sendable {
     }
 
     /// An object with one child.
-    private convenience init(onlyChild child: DataNode, at key: String, priority: Primitive?) {
-        self.init(children: .single(key, rank: KeyOrder.rank(key), child), priority: priority)
+    private convenience init(onlyChild child: DataNode, at key: String, rank: KeyRank? = nil, priority: Primitive?) {
+        self.init(children: .single(key, rank: rank ?? KeyOrder.rank(key), child), priority: priority)
     }
 
     /// The children's keys in ``KeyOrder``; empty for a leaf. (Built on each call: keep the
@@ -150,6 +150,16 @@ public final class DataNode: Sendable {
         return node
     }
 
+    /// ``descendant(_:)`` at path `path` of `ranks`, whose keys' ranks are known.
+    func descendant(_ keys: [String], ranks: PathRanks, path: Int) -> DataNode? {
+        var node = self
+        for (depth, key) in keys.enumerated() {
+            guard let next = node.child(KeyProbe(key, rank: ranks.rank(path, depth))) else { return nil }
+            node = next
+        }
+        return node
+    }
+
     /// The node at `path` below `root`, or nil.
     public static func node(_ root: DataNode?, at path: DataPath) -> DataNode? {
         root?.descendant(path.keys)
@@ -169,11 +179,16 @@ public final class DataNode: Sendable {
     /// object with that one child and keeps its priority (as Firebase does); removing a child of a
     /// leaf changes nothing.
     public func settingChild(_ key: String, to child: DataNode?) -> DataNode? {
+        settingChild(KeyProbe(key), to: child)
+    }
+
+    /// ``settingChild(_:to:)`` at a probe's key.
+    func settingChild(_ probe: KeyProbe, to child: DataNode?) -> DataNode? {
         guard let childTree else {
             guard let child else { return self }
-            return DataNode(onlyChild: child, at: key, priority: priority)
+            return DataNode(onlyChild: child, at: probe.key, rank: probe.rank, priority: priority)
         }
-        guard let updated = childTree.settingRoot(KeyProbe(key), child) else { return nil }
+        guard let updated = childTree.settingRoot(probe, child) else { return nil }
         if updated === childTree { return self }
         return DataNode(children: updated, priority: priority)
     }
@@ -195,7 +210,7 @@ public final class DataNode: Sendable {
     /// identical node) the result is `root` itself. Missing ancestors are created; a leaf on the
     /// way is replaced by an object (keeping its priority).
     public static func replacing(_ root: DataNode?, at path: DataPath, with node: DataNode?) -> DataNode? {
-        replacing(root, below: path.keys, from: 0, with: node)
+        replacing(root, below: path.keys, from: 0, with: node, ranks: nil, path: 0)
     }
 
     /// The existing nodes on a path below `root`, into `path` (its contents replaced, its
@@ -274,8 +289,30 @@ public final class DataNode: Sendable {
     /// parent's child list once per entry).
     public static func replacing(_ root: DataNode?, entries: [(keys: [String], node: DataNode?)]) -> DataNode? {
         if entries.count == 1 { return replacing(root, at: DataPath(keys: entries[0].keys), with: entries[0].node) }
-        // Sorted by path, key by key in KeyOrder (ties by position), the entries below one key
-        // are adjacent at every depth.
+        let order = pathOrder(entries)
+        // A path that is a prefix of the next (or equal to it) makes the order of application
+        // matter: apply one by one. (A multi-path update never has such paths; the engine
+        // rejects them first.)
+        for i in order.indices.dropFirst() where DataPath(keys: entries[order[i - 1]].keys).isPrefix(of: DataPath(keys: entries[order[i]].keys)) {
+            var out = root
+            for e in entries { out = replacing(out, at: DataPath(keys: e.keys), with: e.node) }
+            return out
+        }
+        return merge(root, entries, PathRanks(entries.lazy.map(\.keys)), order, order.indices, depth: 0)
+    }
+
+    /// ``replacing(_:entries:)`` for entries of which none is at or below another's path (as
+    /// in an update that was accepted), with their keys' ranks already computed (path `i` of
+    /// `ranks` is `entries[i].keys`).
+    static func replacing(_ root: DataNode?, disjointEntries entries: [(keys: [String], node: DataNode?)], ranks: PathRanks) -> DataNode? {
+        if entries.count == 1 { return replacing(root, below: entries[0].keys, from: 0, with: entries[0].node, ranks: ranks, path: 0) }
+        let order = pathOrder(entries)
+        return merge(root, entries, ranks, order, order.indices, depth: 0)
+    }
+
+    /// The entries' indices sorted by path, key by key in KeyOrder (ties by position): the
+    /// entries below one key are then adjacent at every depth.
+    private static func pathOrder(_ entries: [(keys: [String], node: DataNode?)]) -> [Int] {
         var order: [Int]
         if entries.count <= 8 {
             // Insertion sort: a few paths (most updates) are ordered in fewer comparisons, and
@@ -293,15 +330,7 @@ public final class DataNode: Sendable {
                 return c != 0 ? c < 0 : x < y
             }
         }
-        // A path that is a prefix of the next (or equal to it) makes the order of application
-        // matter: apply one by one. (A multi-path update never has such paths; the engine
-        // rejects them first.)
-        for i in order.indices.dropFirst() where DataPath(keys: entries[order[i - 1]].keys).isPrefix(of: DataPath(keys: entries[order[i]].keys)) {
-            var out = root
-            for e in entries { out = replacing(out, at: DataPath(keys: e.keys), with: e.node) }
-            return out
-        }
-        return merge(root, entries, order, order.indices, depth: 0)
+        return order
     }
 
     /// Path order: key by key in ``KeyOrder``, a path before the longer paths it starts.
@@ -317,48 +346,54 @@ public final class DataNode: Sendable {
     }
 
     /// `base` (the node at the common prefix, of length `depth`, of the entries `order[range]`,
-    /// sorted by path, none a prefix of another) with those entries applied.
-    private static func merge(_ base: DataNode?, _ entries: [(keys: [String], node: DataNode?)], _ order: [Int],
-                              _ range: Range<Int>, depth: Int) -> DataNode? {
+    /// sorted by path, none a prefix of another) with those entries applied; their keys' ranks
+    /// are in `ranks`.
+    private static func merge(_ base: DataNode?, _ entries: [(keys: [String], node: DataNode?)], _ ranks: PathRanks,
+                              _ order: [Int], _ range: Range<Int>, depth: Int) -> DataNode? {
         if range.count == 1 {
-            let entry = entries[order[range.lowerBound]]
-            return replacing(base, below: entry.keys, from: depth, with: entry.node)
+            let index = order[range.lowerBound]
+            return replacing(base, below: entries[index].keys, from: depth, with: entries[index].node, ranks: ranks, path: index)
         }
         // Every entry goes on through the same key (sorted, so the first and last agree): one
         // child changes, and no list of changes is needed.
-        if !range.isEmpty, case let first = entries[order[range.lowerBound]].keys[depth],
+        if !range.isEmpty, case let firstIndex = order[range.lowerBound], case let first = entries[firstIndex].keys[depth],
            KeyOrder.sameBytes(first, entries[order[range.upperBound - 1]].keys[depth]) {
-            let child = merge(base?.child(first), entries, order, range, depth: depth + 1)
-            if let base { return base.settingChild(first, to: child) }
-            return child.map { DataNode(onlyChild: $0, at: first, priority: nil) }
+            let probe = KeyProbe(first, rank: ranks.rank(firstIndex, depth))
+            let child = merge(base?.child(probe), entries, ranks, order, range, depth: depth + 1)
+            if let base { return base.settingChild(probe, to: child) }
+            return child.map { DataNode(onlyChild: $0, at: first, rank: probe.rank, priority: nil) }
         }
-        var changes: [(key: String, node: DataNode?)] = []
+        var changes: [(key: String, rank: KeyRank, node: DataNode?)] = []
         changes.reserveCapacity(range.count)
         var start = range.lowerBound
         while start < range.upperBound {
             let key = entries[order[start]].keys[depth]
+            let probe = KeyProbe(key, rank: ranks.rank(order[start], depth))
             var end = start + 1
             while end < range.upperBound, KeyOrder.sameBytes(entries[order[end]].keys[depth], key) { end += 1 }
-            changes.append((key, merge(base?.child(key), entries, order, start..<end, depth: depth + 1)))
+            changes.append((key, probe.rank, merge(base?.child(probe), entries, ranks, order, start..<end, depth: depth + 1)))
             start = end
         }
         return base.map { $0.settingChildren(changes) } ?? object(changes.compactMap { c in c.node.map { (c.key, $0) } })
     }
 
     /// `base` (the node at `keys[..<depth]`) with the node at `keys` replaced by `node`: the
-    /// single-path copy of ``replacing(_:at:with:)`` from a node below the root.
-    private static func replacing(_ base: DataNode?, below keys: [String], from depth: Int, with node: DataNode?) -> DataNode? {
+    /// single-path copy of ``replacing(_:at:with:)`` from a node below the root. `keys` is path
+    /// `path` of `ranks` when given; otherwise each key's rank is computed.
+    private static func replacing(_ base: DataNode?, below keys: [String], from depth: Int, with node: DataNode?,
+                                  ranks: PathRanks?, path: Int) -> DataNode? {
         if depth == keys.count { return node }
         let key = keys[depth]
-        let child = replacing(base?.child(key), below: keys, from: depth + 1, with: node)
-        if let base { return base.settingChild(key, to: child) }
+        let probe = ranks.map { KeyProbe(key, rank: $0.rank(path, depth)) } ?? KeyProbe(key)
+        let child = replacing(base?.child(probe), below: keys, from: depth + 1, with: node, ranks: ranks, path: path)
+        if let base { return base.settingChild(probe, to: child) }
         // No node here: create one only if something is being written below.
-        return child.map { DataNode(onlyChild: $0, at: key, priority: nil) }
+        return child.map { DataNode(onlyChild: $0, at: key, rank: probe.rank, priority: nil) }
     }
 
     /// This node with the children at the sorted, distinct keys of `changes` replaced (nil
     /// removes); the same as calling ``settingChild(_:to:)`` for each, in one pass.
-    private func settingChildren(_ changes: [(key: String, node: DataNode?)]) -> DataNode? {
+    private func settingChildren(_ changes: [(key: String, rank: KeyRank, node: DataNode?)]) -> DataNode? {
         // A wide object takes each change as a path copy in its child tree (a few per update),
         // rather than a merge that would list every child.
         guard let childTree, childTree.isLeaf, changes.count > 1 else {
@@ -368,7 +403,7 @@ public final class DataNode: Sendable {
                     // Every child so far was removed: the object is what the remaining changes add.
                     return Self.object(changes[i...].compactMap { c in c.node.map { (c.key, $0) } }, priority: priority)
                 }
-                node = current.settingChild(change.key, to: change.node)
+                node = current.settingChild(KeyProbe(change.key, rank: change.rank), to: change.node)
             }
             return node
         }

@@ -48,16 +48,33 @@ struct KeyRank: Comparable, Hashable, Sendable {
         let count = bytes.count
         var high: UInt64 = 0
         var low: UInt64 = 0
-        if count >= 16, let base = bytes.baseAddress {
-            high = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self).bigEndian
-            low = UnsafeRawPointer(base + 8).loadUnaligned(as: UInt64.self).bigEndian | 0xFF
-        } else {
-            var shift: UInt64 = 56
-            var i = 0
-            while i < count && i < 8 { high |= UInt64(bytes[i]) << shift; shift &-= 8; i += 1 }
-            shift = 56
-            while i < count { low |= UInt64(bytes[i]) << shift; shift &-= 8; i += 1 }
-            low |= UInt64(count)
+        if let base = bytes.baseAddress, count > 0 {
+            let raw = UnsafeRawPointer(base)
+            // Whole words, big-endian, with overlapping loads for the bytes past a word: a key's
+            // bytes are read a word or half-word at a time, never beyond its end.
+            if count >= 16 {
+                high = raw.loadUnaligned(as: UInt64.self).bigEndian
+                low = raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian | 0xFF
+            } else if count >= 8 {
+                high = raw.loadUnaligned(as: UInt64.self).bigEndian
+                if count > 8 {
+                    // Bytes count-8 ..< count; shifted so that byte 8 is the top byte.
+                    let tail = raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self).bigEndian
+                    low = tail << UInt64(8 * (16 - count))
+                }
+                low |= UInt64(count)
+            } else if count >= 4 {
+                // Bytes 0 ..< 4 and count-4 ..< count (the same bytes where they overlap).
+                let head = UInt64(raw.loadUnaligned(as: UInt32.self).bigEndian)
+                let tail = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self).bigEndian)
+                high = head << 32 | tail << UInt64(64 - 8 * count)
+                low = UInt64(count)
+            } else {
+                var shift: UInt64 = 56
+                var i = 0
+                while i < count { high |= UInt64(base[i]) << shift; shift &-= 8; i += 1 }
+                low = UInt64(count)
+            }
         }
         if high <= KeyOrder.firstStringRank {
             self.init(high: KeyOrder.firstStringRank, low: 0)

@@ -100,6 +100,9 @@ struct Evaluator<T: Tracer> {
     /// apps send, without one huge update leaving thousands of arrays behind.
     static var keptUpdatePaths: Int { 32 }
     var updateEntries: [([String], DataInput)] = []
+    /// The ranks of the update entries' keys, computed once for the merge, the values that
+    /// increments add to and the permission walk.
+    var updateRanks = PathRanks()
     /// An update's entries with their new nodes, and the entries whose ancestors have been
     /// validated: storage kept between decisions, emptied as soon as a write has used them
     /// (the first holds nodes of the new tree).
@@ -244,6 +247,10 @@ struct Evaluator<T: Tracer> {
             if let overlap = Self.overlap(updateEntries) {
                 return reject("update \(base)", root, "Update paths overlap: \(display(overlap.0)) and \(display(overlap.1)).")
             }
+            updateRanks.removeAll()
+            if updateEntries.count > 1 {
+                for (keys, _) in updateEntries { updateRanks.append(keys) }
+            }
             return write("update \(base)", updateEntries, root)
         }
     }
@@ -363,7 +370,7 @@ struct Evaluator<T: Tracer> {
         // traced decision builds the tree first (its tracer reads snapshots by value).
         let overlaid = single && !exhaustive
         var newRoot = oldRoot
-        for (keys, input) in entries {
+        for (entryIndex, (keys, input)) in entries.enumerated() {
             if overlaid {
                 if let problem = beginOverlay(keys, input, oldRoot) { return reject(title(), oldRoot, problem) }
                 continue
@@ -376,8 +383,9 @@ struct Evaluator<T: Tracer> {
                 DataNode.pathNodes(oldRoot, keys, into: &snaps.overlay.oldPath, trails: &snaps.overlay.trails, ranks: &snaps.overlay.ranks)
                 existing = snaps.overlay.oldPath[keys.count]
             } else {
-                // Only an increment needs the value it adds to.
-                existing = input.readsExisting ? oldRoot?.descendant(keys) : nil
+                // Only an increment needs the value it adds to. (Several entries are an update's,
+                // whose keys' ranks are known.)
+                existing = input.readsExisting ? oldRoot?.descendant(keys, ranks: updateRanks, path: entryIndex) : nil
             }
             let node = input.resolved(now: now, existing: existing)
             if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
@@ -390,7 +398,7 @@ struct Evaluator<T: Tracer> {
             }
         }
         if !single {
-            newRoot = DataNode.replacing(oldRoot, entries: resolvedEntries)
+            newRoot = DataNode.replacing(oldRoot, disjointEntries: resolvedEntries, ranks: updateRanks)
             resolvedEntries.clearKeepingCapacity()
         }
         snaps.reset()
@@ -402,10 +410,9 @@ struct Evaluator<T: Tracer> {
         // costs less than hashing every ancestor path into a set.
         validatedEntries.clearKeepingCapacity()
 
-        let pathEntries: PathEntries = overlaid ? .overlay : single ? .built : .searched
         for (entryIndex, (keys, _)) in entries.enumerated() {
             // 2. Permission.
-            let walk = walkPermission(keys, from: rootEntry, newRootEntry, pathEntries)
+            let walk = walkPermission(keys, from: rootEntry, newRootEntry, overlaid ? .overlay : single ? .built : .searched(entryIndex))
             if walk.permitted && decisive == nil && denial == nil { decisive = walk.lastWrite }
             if !walk.permitted {
                 if denial == nil { decisive = walk.lastWrite }
@@ -483,8 +490,9 @@ struct Evaluator<T: Tracer> {
         case overlay
         /// The single write already built: the nodes are `snaps.overlay.oldPath` and `newPath`.
         case built
-        /// An update's entry: the nodes are looked up when read.
-        case searched
+        /// An update's entry (its index): the nodes are looked up when read, with the keys' ranks
+        /// from `updateRanks`.
+        case searched(Int)
     }
 
     /// Where the permission walk of one write entry ended.
@@ -536,10 +544,10 @@ struct Evaluator<T: Tracer> {
             case .built:
                 walk.oldEntry = snaps.addChild(of: walk.oldEntry, key: key, node: snaps.overlay.oldPath[depth + 1])
                 walk.newEntry = snaps.addChild(of: walk.newEntry, key: key, node: newPath[depth + 1])
-            case .searched:
-                // The key's rank, computed once for both trees, spares byte comparisons with
-                // the entries already there and a second computation in each look-up.
-                let rank = KeyOrder.rank(key)
+            case .searched(let entry):
+                // The key's rank, computed once for the update, spares byte comparisons with
+                // the entries already there and a computation in each look-up.
+                let rank = updateRanks.rank(entry, depth)
                 walk.oldEntry = snaps.addChild(of: walk.oldEntry, key: key, rank: rank)
                 walk.newEntry = snaps.addChild(of: walk.newEntry, key: key, rank: rank)
             }

@@ -42,6 +42,37 @@ import Testing
         }
     }
 
+    /// The rank read a word at a time (with overlapping loads for a key's last bytes) is the
+    /// rank defined byte by byte, for keys of every length around the word boundaries, with
+    /// bytes that set the top bit and bytes of zero in every position.
+    @Test func ranksReadByWordsAreTheRanksDefinedByteByByte() {
+        var rng = SplitMix64(seed: 11)
+        let bytePool: [UInt8] = [0, 1, 0x2D, 0x30, 0x39, 0x41, 0x61, 0x7A, 0x7F, 0xC3, 0xA9, 0xF0, 0x9F, 0xFF]
+        for length in 0...20 {
+            for _ in 0..<60 {
+                var bytes = (0..<length).map { _ in rng.pick(bytePool) }
+                // Half of them start with a letter, so that most are not integer-like.
+                if length > 0 && rng.below(2) == 0 { bytes[0] = 0x6B }
+                let rank = bytes.withUnsafeBufferPointer { KeyRank(bytes: $0) }
+                let expected = Self.referenceRank(bytes)
+                #expect(rank.high == expected.high && rank.low == expected.low, "\(bytes)")
+            }
+        }
+    }
+
+    /// The rank as ``KeyRank`` documents it, one byte at a time.
+    static func referenceRank(_ bytes: [UInt8]) -> (high: UInt64, low: UInt64) {
+        if let integer = bytes.withUnsafeBufferPointer({ KeyOrder.integerValue(bytes: $0) }) {
+            return (UInt64(bitPattern: Int64(integer) &+ 0x8000_0000), 0)
+        }
+        var high: UInt64 = 0, low: UInt64 = 0
+        for (i, byte) in bytes.prefix(8).enumerated() { high |= UInt64(byte) << UInt64(56 - 8 * i) }
+        for (i, byte) in bytes.dropFirst(8).prefix(8).enumerated() { low |= UInt64(byte) << UInt64(56 - 8 * i) }
+        if bytes.count >= 16 { low |= 0xFF } else { low |= UInt64(bytes.count) }
+        if high <= KeyOrder.firstStringRank { return (KeyOrder.firstStringRank, 0) }
+        return (high, low)
+    }
+
     @Test func integerKeysRankBelowEveryOtherKey() {
         #expect(KeyOrder.rank("-2147483648").high == 0)
         #expect(KeyOrder.rank("2147483647").high == KeyOrder.firstStringRank - 1)
