@@ -100,9 +100,9 @@ struct Evaluator<T: Tracer> {
     /// apps send, without one huge update leaving thousands of arrays behind.
     static var keptUpdatePaths: Int { 32 }
     var updateEntries: [([String], DataInput)] = []
-    /// The ranks of the update entries' keys, computed once for the merge, the values that
-    /// increments add to and the permission walk.
-    var updateRanks = PathRanks()
+    /// The ranks of the keys of a write's entries when it has several (an update), computed
+    /// once for the merge, the values that increments add to and the permission walk.
+    var entryRanks = PathRanks()
     /// An update's entries with their new nodes, and the entries whose ancestors have been
     /// validated: storage kept between decisions, emptied as soon as a write has used them
     /// (the first holds nodes of the new tree).
@@ -247,10 +247,6 @@ struct Evaluator<T: Tracer> {
             if let overlap = Self.overlap(updateEntries) {
                 return reject("update \(base)", root, "Update paths overlap: \(display(overlap.0)) and \(display(overlap.1)).")
             }
-            updateRanks.removeAll()
-            if updateEntries.count > 1 {
-                for (keys, _) in updateEntries { updateRanks.append(keys) }
-            }
             return write("update \(base)", updateEntries, root)
         }
     }
@@ -369,6 +365,10 @@ struct Evaluator<T: Tracer> {
         // if a rule reads an ancestor whole, and once the write is allowed; an explained or
         // traced decision builds the tree first (its tracer reads snapshots by value).
         let overlaid = single && !exhaustive
+        if !single {
+            entryRanks.removeAll()
+            for (keys, _) in entries { entryRanks.append(keys) }
+        }
         var newRoot = oldRoot
         for (entryIndex, (keys, input)) in entries.enumerated() {
             if overlaid {
@@ -383,9 +383,8 @@ struct Evaluator<T: Tracer> {
                 DataNode.pathNodes(oldRoot, keys, into: &snaps.overlay.oldPath, trails: &snaps.overlay.trails, ranks: &snaps.overlay.ranks)
                 existing = snaps.overlay.oldPath[keys.count]
             } else {
-                // Only an increment needs the value it adds to. (Several entries are an update's,
-                // whose keys' ranks are known.)
-                existing = input.readsExisting ? oldRoot?.descendant(keys, ranks: updateRanks, path: entryIndex) : nil
+                // Only an increment needs the value it adds to.
+                existing = input.readsExisting ? oldRoot?.descendant(keys, ranks: entryRanks, path: entryIndex) : nil
             }
             let node = input.resolved(now: now, existing: existing)
             if let node, keys.count + Self.height(node, limit: DataLimits.maxDepth) >= DataLimits.maxDepth {
@@ -398,7 +397,7 @@ struct Evaluator<T: Tracer> {
             }
         }
         if !single {
-            newRoot = DataNode.replacing(oldRoot, disjointEntries: resolvedEntries, ranks: updateRanks)
+            newRoot = DataNode.replacing(oldRoot, disjointEntries: resolvedEntries, ranks: entryRanks)
             resolvedEntries.clearKeepingCapacity()
         }
         snaps.reset()
@@ -490,8 +489,8 @@ struct Evaluator<T: Tracer> {
         case overlay
         /// The single write already built: the nodes are `snaps.overlay.oldPath` and `newPath`.
         case built
-        /// An update's entry (its index): the nodes are looked up when read, with the keys' ranks
-        /// from `updateRanks`.
+        /// One of several entries (its index): the nodes are looked up when read, with the keys'
+        /// ranks from `entryRanks`.
         case searched(Int)
     }
 
@@ -545,9 +544,9 @@ struct Evaluator<T: Tracer> {
                 walk.oldEntry = snaps.addChild(of: walk.oldEntry, key: key, node: snaps.overlay.oldPath[depth + 1])
                 walk.newEntry = snaps.addChild(of: walk.newEntry, key: key, node: newPath[depth + 1])
             case .searched(let entry):
-                // The key's rank, computed once for the update, spares byte comparisons with
+                // The key's rank, computed once for the write, spares byte comparisons with
                 // the entries already there and a computation in each look-up.
-                let rank = updateRanks.rank(entry, depth)
+                let rank = entryRanks.rank(entry, depth)
                 walk.oldEntry = snaps.addChild(of: walk.oldEntry, key: key, rank: rank)
                 walk.newEntry = snaps.addChild(of: walk.newEntry, key: key, rank: rank)
             }
