@@ -27,9 +27,14 @@ done
 [ ${#sizes[@]} -gt 0 ] || sizes=(1000)
 command -v valgrind > /dev/null || { echo "count-instructions: valgrind is not installed (apt-get install valgrind)" >&2; exit 2; }
 
-swift build -c release --product rules-profile > /dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The build's output is shown only when it fails.
+if ! swift build -c release --product rules-profile > "$work/build.log" 2>&1; then
+    cat "$work/build.log" >&2
+    echo "count-instructions: the release build of rules-profile failed" >&2
+    exit 1
+fi
 cp .build/release/rules-profile "$work/rp"
 strip --strip-debug "$work/rp"
 
