@@ -27,9 +27,6 @@ struct PathRanks: Sendable {
         for key in keys { ranks.append(KeyOrder.rank(key)) }
     }
 
-    /// The number of paths.
-    var count: Int { starts.count }
-
     /// The rank of key `depth` of path `path`.
     @inline(__always)
     func rank(_ path: Int, _ depth: Int) -> KeyRank { ranks[starts[path] + depth] }

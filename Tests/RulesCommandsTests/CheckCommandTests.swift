@@ -29,6 +29,10 @@ enum Corpus {
 enum RulesBinary {
     static let path = TestPaths.repository.appendingPathComponent(".build/debug/rules").path
     static var isPresent: Bool { FileManager.default.isExecutableFile(atPath: path) }
+    /// The trait of a test that runs the binary: skipped, with the reason, when it is not built.
+    static var required: ConditionTrait {
+        .enabled(if: isPresent, "no built rules binary at .build/debug/rules; run `swift build` first")
+    }
 
     /// Runs it and returns the exit status and standard output.
     static func run(
@@ -123,7 +127,7 @@ enum RulesBinary {
 
     // MARK: - The built binary
 
-    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func binaryReportsErrorsWithStatusOne() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -136,7 +140,7 @@ enum RulesBinary {
         #expect(!run.output.contains("\u{1B}["))
     }
 
-    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func binaryFormats() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -153,7 +157,7 @@ enum RulesBinary {
         #expect(coloured.output.contains("\u{1B}[1;31merror:"))
     }
 
-    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func binaryAcceptsACleanFile() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -163,7 +167,7 @@ enum RulesBinary {
         #expect(run.output == "No problems in 1 file.\n")
     }
 
-    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func binaryReportsAMissingFileWithStatusTwo() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -195,7 +199,7 @@ enum RulesBinary {
         #expect(!Terminal(.auto, environment: ["NO_COLOR": "", "TERM": "dumb"], isTerminal: true).colors)
     }
 
-    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func binaryFollowsLinterConventions() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -231,7 +235,7 @@ enum RulesBinary {
         #expect(badReport.status == 64)
     }
 
-    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func binaryChecksTheRulesOfFirebaseJSONWhenGivenNoPath() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -323,7 +327,7 @@ enum RulesBinary {
         #expect(strictResults.map { $0["level"] as? String } == ["error", "error"])
     }
 
-    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func binaryStrictDisableAndUnknownCodes() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -345,7 +349,7 @@ enum RulesBinary {
         #expect(unknownEnable.status == 2)
     }
 
-    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func binaryBaselineRoundTrip() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -370,7 +374,7 @@ enum RulesBinary {
         #expect(try RulesBinary.run(["check", path, "--baseline", baseline]).status == 2)
     }
 
-    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func binaryBaselineMatchesPathsHoweverTypedAndKeepsFilesNotChecked() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

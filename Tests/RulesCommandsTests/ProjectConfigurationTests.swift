@@ -104,7 +104,7 @@ import Testing
         #expect(CheckCommand.check(bytes: Array(text.utf8), path: "t.json", lints: both).diagnostics.isEmpty)
     }
 
-    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func binaryUsesTheConfigurationFromASubdirectory() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -131,7 +131,7 @@ import Testing
         #expect(broken.error.contains("../.database-rules.yaml:2:3: unknown lint code 'public-reed'"))
     }
 
-    @Test(.enabled(if: RulesBinary.isPresent, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func sarifIsTheSameFromEveryWorkingDirectory() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -22,8 +22,6 @@ import Testing
         """
     }
 
-    static let enabled = RulesBinary.isPresent
-
     /// A directory holding the rules and a spec whose read step expects `read`; the spec's path.
     static func specFiles(expectingRead read: String) throws -> (dir: TemporaryDirectory, spec: String) {
         let dir = try TemporaryDirectory()
@@ -31,7 +29,7 @@ import Testing
         return (dir, try dir.write("a.test.yaml", spec(expectingRead: read)))
     }
 
-    @Test(.enabled(if: enabled, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func passingRunExitsZeroWithTheWholeReport() throws {
         let (dir, spec) = try Self.specFiles(expectingRead: "allow")
         defer { dir.remove() }
@@ -44,7 +42,7 @@ import Testing
         #expect(report.contains("<testsuites") && report.hasSuffix("</testsuites>\n"))
     }
 
-    @Test(.enabled(if: enabled, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func failingRunExitsOneWithTheReasonOfTheFailedStep() throws {
         let (dir, spec) = try Self.specFiles(expectingRead: "deny")
         defer { dir.remove() }
@@ -59,7 +57,7 @@ import Testing
         #expect(object["failed"] as? Int == 1)
     }
 
-    @Test(.enabled(if: enabled, "no built rules binary at .build/debug/rules; run `swift build` first"))
+    @Test(RulesBinary.required)
     func unusableSpecExitsTwo() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
