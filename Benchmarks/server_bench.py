@@ -232,6 +232,47 @@ def durable_rows(rules_bin, seconds, token, put_lua):
     return rows
 
 
+def core_figures(rules_bin, seconds, listeners, token, put_lua):
+    """GET and PUT through the rules (coverage off) and one write to `listeners` streams."""
+    port = free_port()
+    proc = start([rules_bin, "serve", RULES, "--port", str(port), "--log", "quiet", "--no-coverage"])
+    try:
+        wait_for_port(port)
+        post = {"uid": "bob", "author": "Bob", "title": "Hello", "body": "b", "starCount": 0}
+        request(port, "PUT", "/.json", {"posts": {"p1": post}, "users": {"alice": {"username": "alice"}}})
+        get = wrk(f"http://127.0.0.1:{port}/posts/p1.json?auth={token}", seconds)
+        put = wrk(f"http://127.0.0.1:{port}/users/alice/username.json?auth={token}&print=silent", seconds, put_lua)
+        ms, delivered, _ = asyncio.run(measure_fan_out(port, listeners, token, lambda: rss_mb(proc.pid)))
+        return get, put, ms, delivered
+    finally:
+        proc.terminate(); proc.wait()
+
+
+def versus(before_bin, after_bin, args, token):
+    """The same figures for two builds, alternating round by round, medians side by side."""
+    with tempfile.TemporaryDirectory() as tmp:
+        put_lua = os.path.join(tmp, "put.lua")
+        with open(put_lua, "w") as f:
+            f.write('wrk.method = "PUT"\nwrk.body = "\\"alice2\\""\nwrk.headers["Content-Type"] = "application/json"\n')
+        runs = {"before": [], "after": []}
+        for _ in range(args.rounds):
+            for name, binary in (("before", before_bin), ("after", after_bin)):
+                runs[name].append(core_figures(binary, args.seconds, args.listeners, token, put_lua))
+
+    def median(name, index):
+        return statistics.median(r[index][0] if index < 2 else r[index] for r in runs[name])
+
+    print(f"wrk -t2 -c64 -d{args.seconds}s on loopback, {args.rounds} alternating rounds (median), "
+          f"server and wrk on the same {os.cpu_count()} cores\n")
+    print("| measure | before | after | after / before |\n| --- | --- | --- | --- |")
+    for label, index, unit in (("GET, rules checked, `--no-coverage`", 0, "req/s"), ("PUT, rules checked, `--no-coverage`", 1, "req/s"),
+                               (f"one write to {args.listeners} streaming listeners", 2, "ms")):
+        b, a = median("before", index), median("after", index)
+        fmt = (lambda v: f"{v:,.0f} {unit}") if unit == "req/s" else (lambda v: f"{v:.1f} {unit}")
+        print(f"| {label} | {fmt(b)} | {fmt(a)} | {a / b:.2f} |")
+    return 0
+
+
 def rss_mb(pid):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -247,11 +288,16 @@ def main():
     parser.add_argument("--listeners", type=int, default=1000)
     parser.add_argument("--starts", type=int, default=10)
     parser.add_argument("--durable-only", action="store_true", help="only the in-memory versus --data write figures")
+    parser.add_argument("--versus", metavar="DIR", help="another build's directory (e.g. of an earlier commit): GET, PUT and "
+                        "the fan-out to --listeners streams measured for both builds, alternating, in one run")
+    parser.add_argument("--rounds", type=int, default=3, help="with --versus: rounds of both builds (median reported)")
     args = parser.parse_args()
     raise_fd_limit()
     rules_bin, bare_bin = os.path.join(args.bin, "rules"), os.path.join(args.bin, "BareServer")
     token = mock_token("alice")
     rows = []
+    if args.versus:
+        return versus(os.path.join(args.versus, "rules"), rules_bin, args, token)
     if args.durable_only:
         with tempfile.TemporaryDirectory() as tmp:
             put_lua = os.path.join(tmp, "put.lua")

@@ -31,6 +31,7 @@ public final class RulesServer: Sendable {
     /// what it holds (throwing a ``DurableStore/StoreError``). Nothing listens until
     /// ``run(onReady:)``.
     public init(configuration: ServerConfiguration) throws {
+        MallocArenas.limitToCores()
         self.configuration = configuration
         let rules: NamespaceRules
         if let file = configuration.rulesFile {

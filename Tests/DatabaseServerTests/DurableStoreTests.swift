@@ -64,7 +64,7 @@ import Testing
         #expect(store.statistics.changes == 0)
         try await Self.write(ns, .set(path: "/a", value: 1))
         #expect(store.statistics.changes == 1)
-        guard case .stale = try ns.write(.set(path: "/a", value: 2), as: .admin, now: 0, condition: .ifMatch("stale")) else {
+        guard case .stale = try await ns.write(.set(path: "/a", value: 2), as: .admin, now: 0, condition: .ifMatch("stale")) else {
             Issue.record("a stale condition was committed"); return
         }
         #expect(store.statistics.changes == 1)
@@ -136,7 +136,7 @@ import Testing
         #expect(registry.namespace("demo").database.exportJSON(includePriority: true) == #"{"new":{".value":2,".priority":1}}"#)
     }
 
-    @Test func oneServerAtATimeAndForeignFilesAreRefused() throws {
+    @Test func oneServerAtATimeAndForeignFilesAreRefused() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let (_, first) = try Self.open(dir.path)
@@ -150,7 +150,7 @@ import Testing
 
         let other = try TemporaryDirectory()
         defer { other.remove() }
-        try other.write("rules-serve.sqlite", String(repeating: "not a database\n", count: 100))
+        try await other.write("rules-serve.sqlite", String(repeating: "not a database\n", count: 100))
         do {
             _ = try DurableStore.open(directory: other.path)
             Issue.record("opened a file that is not a database")

@@ -17,7 +17,7 @@ import Testing
             status: 200, reason: nil, milliseconds: 0, time: Date())
     }
 
-    @Test func recordsAreNumberedAndReadAfterACursor() {
+    @Test func recordsAreNumberedAndReadAfterACursor() async {
         let log = RequestLog(capacity: 3, format: .quiet)
         #expect(log.records(after: 0).isEmpty)
         for i in 1...2 { log.record(Self.record("/\(i)")) }
@@ -98,7 +98,7 @@ import Testing
         }
     }
 
-    @Test func theDefaultNamespaceIsEscapedInThePage() {
+    @Test func theDefaultNamespaceIsEscapedInThePage() async {
         let html = InspectorPage.html(defaultNamespace: #"a"><script>x</script>"#)
         #expect(!html.contains("<script>x"))
         #expect(html.contains(#"content="a&quot;&gt;&lt;script&gt;x&lt;/script&gt;""#))
@@ -172,7 +172,7 @@ import Testing
     @Test func rulesReportHasTheSourceCountsAndTheDiagnosticsOfTheFileOnDisk() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let path = try dir.write("database.rules.json", Self.rulesSource)
+        let path = try await dir.write("database.rules.json", Self.rulesSource)
         let s = try setup(rulesFile: path)
         try await s.app.test(.router) { client in
             try await client.execute(uri: "/.inspect/rules.json", method: .get) { r in
@@ -187,7 +187,7 @@ import Testing
                 let disk = try #require(report["disk"] as? [String: Any])
                 #expect(disk["compiles"] as? Bool == true)
             }
-            try dir.write("database.rules.json", "{\"rules\": {\n  \".read\": \"auth.uid == $nope\"\n}}")
+            try await dir.write("database.rules.json", "{\"rules\": {\n  \".read\": \"auth.uid == $nope\"\n}}")
             try await client.execute(uri: "/.inspect/rules.json", method: .get, headers: Self.owner) { r in
                 let disk = try #require(try object(r.body)["disk"] as? [String: Any])
                 #expect(disk["compiles"] as? Bool == false)

@@ -38,19 +38,19 @@ final class RecordingSink: EventSink {
 
     func namespace() -> Namespace { Namespace(name: "t", rules: Self.rules) }
 
-    @Test func writesAreDecidedByTheRulesAndAdminBypassesThem() throws {
+    @Test func writesAreDecidedByTheRulesAndAdminBypassesThem() async throws {
         let ns = namespace()
-        _ = try ns.write(.set(path: "/users/alice", value: "hi"), as: Self.alice, now: 0)
-        #expect(throws: ServerError.self) { try ns.write(.set(path: "/users/bob", value: "hi"), as: Self.alice, now: 0) }
-        #expect(throws: ServerError.self) { try ns.write(.set(path: "/users/alice", value: 5), as: Self.alice, now: 0) }
-        _ = try ns.write(.set(path: "/users/bob", value: 5), as: .admin, now: 0)
+        _ = try await ns.write(.set(path: "/users/alice", value: "hi"), as: Self.alice, now: 0)
+        await #expect(throws: ServerError.self) { try await ns.write(.set(path: "/users/bob", value: "hi"), as: Self.alice, now: 0) }
+        await #expect(throws: ServerError.self) { try await ns.write(.set(path: "/users/alice", value: 5), as: Self.alice, now: 0) }
+        _ = try await ns.write(.set(path: "/users/bob", value: 5), as: .admin, now: 0)
         #expect(ns.database.exportJSON() == #"{"users":{"alice":"hi","bob":5}}"#)
     }
 
-    @Test func aDenialCarriesTheDecidingRule() {
+    @Test func aDenialCarriesTheDecidingRule() async {
         let ns = namespace()
         do {
-            _ = try ns.write(.set(path: "/users/bob", value: "x"), as: Self.alice, now: 0)
+            _ = try await ns.write(.set(path: "/users/bob", value: "x"), as: Self.alice, now: 0)
             Issue.record("allowed")
         } catch {
             #expect(error.kind == .permissionDenied)
@@ -62,10 +62,10 @@ final class RecordingSink: EventSink {
         }
     }
 
-    @Test func invalidRequestsAreBadRequestsNotDenials() {
+    @Test func invalidRequestsAreBadRequestsNotDenials() async {
         let ns = namespace()
         do {
-            _ = try ns.write(.update(path: "/", values: [("a", 1), ("a/b", 2)]), as: .admin, now: 0)
+            _ = try await ns.write(.update(path: "/", values: [("a", 1), ("a/b", 2)]), as: .admin, now: 0)
             Issue.record("accepted")
         } catch {
             #expect(error.kind == .badRequest)
@@ -73,35 +73,35 @@ final class RecordingSink: EventSink {
         }
     }
 
-    @Test func aConditionalWriteChecksTheETagUnderTheLock() throws {
+    @Test func aConditionalWriteChecksTheETagUnderTheLock() async throws {
         let ns = namespace()
-        _ = try ns.write(.set(path: "/users/alice", value: "a"), as: .admin, now: 0)
+        _ = try await ns.write(.set(path: "/users/alice", value: "a"), as: .admin, now: 0)
         let etag = NodeHash.etag(of: ns.database.node(at: "users/alice"))
-        guard case .stale(let current, let now) = try ns.write(.set(path: "/users/alice", value: "b"), as: .admin, now: 0, condition: .ifMatch("bogus")) else {
+        guard case .stale(let current, let now) = try await ns.write(.set(path: "/users/alice", value: "b"), as: .admin, now: 0, condition: .ifMatch("bogus")) else {
             Issue.record("not stale"); return
         }
         #expect(current?.value == .string("a") && now == etag)
-        guard case .committed = try ns.write(.set(path: "/users/alice", value: "b"), as: .admin, now: 0, condition: .ifMatch(etag)) else {
+        guard case .committed = try await ns.write(.set(path: "/users/alice", value: "b"), as: .admin, now: 0, condition: .ifMatch(etag)) else {
             Issue.record("not committed"); return
         }
-        guard case .committed = try ns.write(.set(path: "/users/carol", value: "c"), as: .admin, now: 0, condition: .ifMatch("null_etag")) else {
+        guard case .committed = try await ns.write(.set(path: "/users/carol", value: "c"), as: .admin, now: 0, condition: .ifMatch("null_etag")) else {
             Issue.record("null_etag did not create"); return
         }
     }
 
-    @Test func listenersSeeWritesBelowAboveAndAsPatches() throws {
+    @Test func listenersSeeWritesBelowAboveAndAsPatches() async throws {
         let ns = namespace()
-        _ = try ns.write(.set(path: "/rooms/r1", value: ["public": true, "title": "t"]), as: .admin, now: 0)
+        _ = try await ns.write(.set(path: "/rooms/r1", value: ["public": true, "title": "t"]), as: .admin, now: 0)
         let sink = RecordingSink()
-        let (_, initial) = try ns.listen(["rooms", "r1"], as: Self.alice, sink: sink, now: 0)
+        let (_, initial) = try await ns.listen(["rooms", "r1"], as: Self.alice, sink: sink, now: 0)
         #expect(initial?.exportJSON() == #"{"public":true,"title":"t"}"#)
-        _ = try ns.write(.push(path: "/rooms/r1/msgs", value: "", key: "-K1"), as: .admin, now: 0)
-        _ = try ns.write(.update(path: "/rooms/r1", values: [("title", "x"), ("meta/n", 1)]), as: .admin, now: 0)
-        _ = try ns.write(.set(path: "/rooms/r1/title", value: "y"), as: .admin, now: 0)
-        _ = try ns.write(.set(path: "/rooms/r1/title", value: "y"), as: .admin, now: 0)  // no change: no event
-        _ = try ns.write(.set(path: "/rooms/r2", value: ["public": true]), as: .admin, now: 0)  // elsewhere
-        _ = try ns.write(.update(path: "/", values: [("rooms/r1/meta/n", 2)]), as: .admin, now: 0)
-        _ = try ns.write(.set(path: "/rooms", value: ["r1": ["public": true]]), as: .admin, now: 0)
+        _ = try await ns.write(.push(path: "/rooms/r1/msgs", value: "", key: "-K1"), as: .admin, now: 0)
+        _ = try await ns.write(.update(path: "/rooms/r1", values: [("title", "x"), ("meta/n", 1)]), as: .admin, now: 0)
+        _ = try await ns.write(.set(path: "/rooms/r1/title", value: "y"), as: .admin, now: 0)
+        _ = try await ns.write(.set(path: "/rooms/r1/title", value: "y"), as: .admin, now: 0)  // no change: no event
+        _ = try await ns.write(.set(path: "/rooms/r2", value: ["public": true]), as: .admin, now: 0)  // elsewhere
+        _ = try await ns.write(.update(path: "/", values: [("rooms/r1/meta/n", 2)]), as: .admin, now: 0)
+        _ = try await ns.write(.set(path: "/rooms", value: ["r1": ["public": true]]), as: .admin, now: 0)
         #expect(sink.received == [
             .put(path: "/msgs/-K1", value: RenderedValue(json: #""""#)),
             .patch(path: "/", value: RenderedValue(json: #"{"title":"x","meta/n":1}"#)),
@@ -111,44 +111,44 @@ final class RecordingSink: EventSink {
         ])
     }
 
-    @Test func aListenerLosingItsReadIsCancelledAndHearsNothingMore() throws {
+    @Test func aListenerLosingItsReadIsCancelledAndHearsNothingMore() async throws {
         let ns = namespace()
-        _ = try ns.write(.set(path: "/rooms/r1/public", value: true), as: .admin, now: 0)
+        _ = try await ns.write(.set(path: "/rooms/r1/public", value: true), as: .admin, now: 0)
         let sink = RecordingSink()
-        _ = try ns.listen(["rooms", "r1"], as: Self.alice, sink: sink, now: 0)
-        #expect(throws: ServerError.self) { try ns.listen(["rooms", "secret"], as: Self.alice, sink: RecordingSink(), now: 0) }
-        _ = try ns.write(.set(path: "/rooms/r1/public", value: false), as: .admin, now: 0)
-        _ = try ns.write(.set(path: "/rooms/r1/title", value: "later"), as: .admin, now: 0)
+        _ = try await ns.listen(["rooms", "r1"], as: Self.alice, sink: sink, now: 0)
+        await #expect(throws: ServerError.self) { try await ns.listen(["rooms", "secret"], as: Self.alice, sink: RecordingSink(), now: 0) }
+        _ = try await ns.write(.set(path: "/rooms/r1/public", value: false), as: .admin, now: 0)
+        _ = try await ns.write(.set(path: "/rooms/r1/title", value: "later"), as: .admin, now: 0)
         #expect(sink.received == [.cancel(reason: "Permission denied")])
         #expect(sink.isFinished)
         #expect(ns.listenerCount == 0)
     }
 
-    @Test func aRulesChangeCancelsListenersThatMayNoLongerRead() throws {
+    @Test func aRulesChangeCancelsListenersThatMayNoLongerRead() async throws {
         let ns = namespace()
         let sink = RecordingSink()
-        _ = try ns.listen(["users", "alice"], as: Self.alice, sink: sink, now: 0)
+        _ = try await ns.listen(["users", "alice"], as: Self.alice, sink: sink, now: 0)
         ns.setRules(NamespaceRules(ruleset: try Ruleset(source: #"{"rules": {}}"#), source: "", origin: .uploaded))
         #expect(sink.received == [.cancel(reason: "Permission denied")])
     }
 
-    @Test func aListenerThatCannotKeepUpIsCutOff() throws {
+    @Test func aListenerThatCannotKeepUpIsCutOff() async throws {
         let ns = namespace()
         let sink = RecordingSink(capacity: 2)
-        _ = try ns.listen(["users"], as: .admin, sink: sink, now: 0)
-        for i in 0..<5 { _ = try ns.write(.set(path: "/users/u\(i)", value: "x"), as: .admin, now: 0) }
+        _ = try await ns.listen(["users"], as: .admin, sink: sink, now: 0)
+        for i in 0..<5 { _ = try await ns.write(.set(path: "/users/u\(i)", value: "x"), as: .admin, now: 0) }
         #expect(sink.received.count == 2)
         #expect(sink.isFinished)
         #expect(ns.listenerCount == 0)
     }
 
-    @Test func queryListenersSeeTheirSelection() throws {
+    @Test func queryListenersSeeTheirSelection() async throws {
         let ns = namespace()
         let sink = RecordingSink()
-        _ = try ns.listen(["users"], query: Query(order: .key, limitToFirst: 1), as: .admin, sink: sink, now: 0)
-        _ = try ns.write(.set(path: "/users/m", value: "1"), as: .admin, now: 0)
-        _ = try ns.write(.set(path: "/users/z", value: "2"), as: .admin, now: 0)  // outside the first 1
-        _ = try ns.write(.set(path: "/users/a", value: "3"), as: .admin, now: 0)
+        _ = try await ns.listen(["users"], query: Query(order: .key, limitToFirst: 1), as: .admin, sink: sink, now: 0)
+        _ = try await ns.write(.set(path: "/users/m", value: "1"), as: .admin, now: 0)
+        _ = try await ns.write(.set(path: "/users/z", value: "2"), as: .admin, now: 0)  // outside the first 1
+        _ = try await ns.write(.set(path: "/users/a", value: "3"), as: .admin, now: 0)
         #expect(sink.received == [.put(path: "/", value: RenderedValue(json: #"{"m":"1"}"#)), .put(path: "/", value: RenderedValue(json: #"{"a":"3"}"#))])
     }
 }
@@ -158,9 +158,9 @@ final class RecordingSink: EventSink {
     @Test func decisionsAreCountedPerRule() async throws {
         let recorder = CoverageRecorder()
         let ns = Namespace(name: "c", rules: NamespaceTests.rules, coverage: recorder)
-        _ = try ns.write(.set(path: "/users/alice", value: "x"), as: NamespaceTests.alice, now: 0)
-        #expect(throws: ServerError.self) { try ns.write(.set(path: "/users/bob", value: "x"), as: NamespaceTests.alice, now: 0) }
-        _ = try ns.write(.set(path: "/users/carol", value: "x"), as: .admin, now: 0)  // admin: no rules, not counted
+        _ = try await ns.write(.set(path: "/users/alice", value: "x"), as: NamespaceTests.alice, now: 0)
+        await #expect(throws: ServerError.self) { try await ns.write(.set(path: "/users/bob", value: "x"), as: NamespaceTests.alice, now: 0) }
+        _ = try await ns.write(.set(path: "/users/carol", value: "x"), as: .admin, now: 0)  // admin: no rules, not counted
         let task = Task { await recorder.run() }
         while recorder.pending > 0 { try await Task.sleep(for: .milliseconds(5)) }
         let json = recorder.json(namespace: "c", rules: ns.rules.loaded)

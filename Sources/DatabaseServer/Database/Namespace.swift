@@ -4,11 +4,15 @@ import Synchronization
 
 /// One database (an emulator namespace, `?ns=NAME`): its data, its rules and its listeners.
 ///
-/// Reads take the current snapshot without waiting. Writes are decided and committed one at a
-/// time under the namespace's lock, and the events they cause are handed to the listeners'
-/// sinks, in commit order, before the lock is released. With durable storage, each committed
-/// change is also queued for the disk under the lock (so the log has the commit order), and its
-/// ``Durability`` says when it may be acknowledged.
+/// Every request of every transport reaches the data through this type: reads, writes (with
+/// their conditions and priorities), onDisconnect checks and listens. Rules are evaluated off
+/// Swift's cooperative pool (``NamespaceExecutor``): writes one at a time on the namespace's
+/// serial queue, reads on a shared concurrent queue, each on the snapshot current when it starts,
+/// so a read never waits for a write and a slow namespace never stalls another. The namespace's
+/// lock is held only to take a snapshot and to commit: a commit installs the new tree, queues it
+/// for the disk (so the log has the commit order), and hands the events it causes to the
+/// listeners' sinks, in commit order, before the lock is released. A commit whose snapshot is no
+/// longer current (the rules changed meanwhile) is decided again.
 public final class Namespace: Sendable {
     /// The namespace's name.
     public let name: String
@@ -17,10 +21,14 @@ public final class Namespace: Sendable {
     /// Where committed changes are stored (nil: in memory only).
     let store: DurableStore?
     private let state: Mutex<State>
+    /// Where its decisions run.
+    let executor: NamespaceExecutor
 
     private struct State: ~Copyable {
         var database: Database
         var rules: NamespaceRules
+        /// Counts changes of the rules, so that a commit knows whether its decision is current.
+        var rulesVersion = 0
         /// Listeners grouped by what they watch and who they are: a group is checked and its
         /// event computed once per write, however many clients are in it.
         var groups: [ListenerGroup: [Int: any EventSink]] = [:]
@@ -29,12 +37,20 @@ public final class Namespace: Sendable {
         var nextListener = 1
     }
 
+    /// What a decision is made on: the data and the rules at one moment.
+    private struct Snapshot: Sendable {
+        let database: Database
+        let rules: NamespaceRules
+        let rulesVersion: Int
+    }
+
     /// A namespace holding `database`, decided by `rules`.
     public init(name: String, rules: NamespaceRules, database: Database = Database(), coverage: CoverageRecorder? = nil, store: DurableStore? = nil) {
         self.name = name
         self.coverage = coverage
         self.store = store
         state = Mutex(State(database: database, rules: rules))
+        executor = NamespaceExecutor(name: name)
     }
 
     /// The current data.
@@ -44,39 +60,58 @@ public final class Namespace: Sendable {
     /// The number of open listeners.
     public var listenerCount: Int { state.withLock { $0.groupOf.count } }
 
+    private func snapshot() -> Snapshot {
+        state.withLock { Snapshot(database: $0.database, rules: $0.rules, rulesVersion: $0.rulesVersion) }
+    }
+
     // MARK: - Reads
 
     /// Reads a location (or a query on it) for `identity`: the rules' `.read` must allow it, and
     /// a query that orders by a child or by value needs the `.indexOn` for it.
     public func read(
         _ keys: [String], query: Query = Query(), as identity: Identity, now: Double, requireIndex: Bool = true
-    ) throws(ServerError) -> (database: Database, node: DataNode?) {
-        let (database, rules) = state.withLock { ($0.database, $0.rules) }
-        try authorizeRead(keys, query: query, identity: identity, database: database, rules: rules, now: now, requireIndex: requireIndex)
-        return (database, query.select(DataNode.node(database.root, at: DataPath(keys: keys))))
+    ) async throws(ServerError) -> (database: Database, node: DataNode?) {
+        let capture = DecisionCapture.current
+        return try await executor.read {
+            Result { () throws(ServerError) -> (database: Database, node: DataNode?) in
+                let snapshot = self.snapshot()
+                try self.authorizeRead(keys, query: query, identity: identity, snapshot: snapshot, now: now, requireIndex: requireIndex, capture: capture)
+                return (snapshot.database, query.select(DataNode.node(snapshot.database.root, at: DataPath(keys: keys))))
+            }
+        }.get()
     }
 
     private func authorizeRead(
-        _ keys: [String], query: Query, identity: Identity, database: Database, rules: NamespaceRules, now: Double, requireIndex: Bool = true
+        _ keys: [String], query: Query, identity: Identity, snapshot: Snapshot, now: Double, requireIndex: Bool = true,
+        capture: DecisionCapture?
     ) throws(ServerError) {
         if let auth = identity.auth {
             let operation = DatabaseOperation.read(path: Self.path(keys), query: query.ruleParameters)
-            let decision = rules.ruleset.decide(operation, on: database, auth: auth, now: now)
-            countCoverage(rules, operation, database.root, auth, now)
+            let decision = snapshot.rules.ruleset.decide(operation, on: snapshot.database, auth: auth, now: now)
+            countCoverage(snapshot.rules, operation, snapshot.database.root, auth, now, capture)
             if !decision.allowed {
-                let explained = rules.ruleset.decide(operation, on: database, auth: auth, now: now, explain: true)
-                throw decision.isRejected
-                    ? ServerError(.badRequest, decision.reason ?? "Invalid read")
-                    : .permissionDenied(explanation: DenialReason.line(explained))
+                if decision.isRejected { throw ServerError(.badRequest, decision.reason ?? "Invalid read") }
+                throw Self.denial(operation, rules: snapshot.rules.ruleset, database: snapshot.database, auth: auth, now: now)
             }
         }
-        if requireIndex, let index = query.requiredIndex, !rules.ruleset.indexOn(at: keys).contains(index) {
+        if requireIndex, let index = query.requiredIndex, !snapshot.rules.ruleset.indexOn(at: keys).contains(index) {
             throw ServerError(.badRequest, #"Index not defined, add ".indexOn": "\#(index)", for path "\#(Self.path(keys))", to the rules"#)
         }
     }
 
-    private func countCoverage(_ rules: NamespaceRules, _ operation: DatabaseOperation, _ root: DataNode?, _ auth: AuthValue, _ now: Double) {
-        DecisionCapture.current?.keep(RecordedDecision(rules: rules, operation: operation, root: root, auth: auth, now: now))
+    /// The denial of an operation, explained: the client is told only what it could read (values
+    /// from locations its `.read` does not allow are redacted); the server's log and the page
+    /// keep the whole explanation.
+    private static func denial(_ operation: DatabaseOperation, rules: Ruleset, database: Database, auth: AuthValue, now: Double) -> ServerError {
+        let full = rules.decide(operation, on: database, auth: auth, now: now, explain: true)
+        let redacted = rules.decide(operation, on: database, auth: auth, now: now, explain: true)
+        var error = ServerError.permissionDenied(explanation: DenialReason.line(redacted))
+        error.logExplanation = DenialReason.line(full)
+        return error
+    }
+
+    private func countCoverage(_ rules: NamespaceRules, _ operation: DatabaseOperation, _ root: DataNode?, _ auth: AuthValue, _ now: Double, _ capture: DecisionCapture?) {
+        capture?.keep(RecordedDecision(rules: rules, operation: operation, root: root, auth: auth, now: now))
         coverage?.record(CoverageRecorder.Job(namespace: name, rules: rules.loaded, operation: operation, root: root, auth: auth, now: now))
     }
 
@@ -100,17 +135,58 @@ public final class Namespace: Sendable {
     }
 
     /// Decides a write for `identity` and commits it when allowed (and when `condition`, if
-    /// any, holds), then tells every listener what changed. A condition that does not hold is
-    /// reported before the rules are asked (a transaction's stale attempt is retried, not
-    /// denied); callers show the current value only to a caller who may read it.
-    public func write(_ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil) throws(ServerError) -> WriteOutcome {
-        let shape = Self.shape(of: operation)
-        if let failure = store?.failure { throw ServerError(.unavailable, failure) }
-        return try state.withLock { (state: inout State) throws(ServerError) -> WriteOutcome in
-            // A stale condition is answered first: the caller's value was computed from data that
-            // has changed, so the rules (which may compare with that data) are not asked about it.
+    /// any, holds), then tells every listener what changed.
+    ///
+    /// A conditional write is a compare-and-set, which must not tell a caller anything about data
+    /// it may not read: its `.read` at the location is checked first (a denial then is the same
+    /// whatever the hash), then the condition (a stale attempt is reported before the rules are
+    /// asked, so that a transaction computed from old data is retried, not denied), then the
+    /// rules.
+    public func write(_ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil) async throws(ServerError) -> WriteOutcome {
+        try await write(as: identity, now: now, condition: condition) { _ throws(ServerError) in operation }
+    }
+
+    /// Sets the priority of the node at `keys`, keeping its value: the read of the node and the
+    /// write of it with its new priority are one step, so no write falls in between. The caller
+    /// must be allowed to read the node (the rules then decide the set).
+    public func setPriority(at keys: [String], to priority: DataInput, as identity: Identity, now: Double) async throws(ServerError) -> WriteOutcome {
+        let capture = DecisionCapture.current
+        return try await write(as: identity, now: now, condition: nil) { (snapshot: Snapshot) throws(ServerError) -> DatabaseOperation in
+            try self.authorizeRead(keys, query: Query(), identity: identity, snapshot: snapshot, now: now, capture: capture)
+            guard let node = DataNode.node(snapshot.database.root, at: DataPath(keys: keys)) else {
+                throw ServerError(.badRequest, "No data at \(Self.path(keys)) to set a priority on")
+            }
+            return .set(path: Self.path(keys), value: DataInput.withPriority(DataInputConversion.input(node, priority: false), priority: priority))
+        }
+    }
+
+    private func write(
+        as identity: Identity, now: Double, condition: Condition?,
+        operation make: @escaping @Sendable (Snapshot) throws(ServerError) -> DatabaseOperation
+    ) async throws(ServerError) -> WriteOutcome {
+        let capture = DecisionCapture.current
+        return try await executor.write {
+            Result { () throws(ServerError) -> WriteOutcome in
+                try self.decideAndCommit(as: identity, now: now, condition: condition, capture: capture, operation: make)
+            }
+        }.get()
+    }
+
+    /// Runs on the write queue: decides on a snapshot, outside the lock, and commits under it.
+    private func decideAndCommit(
+        as identity: Identity, now: Double, condition: Condition?, capture: DecisionCapture?,
+        operation make: (Snapshot) throws(ServerError) -> DatabaseOperation
+    ) throws(ServerError) -> WriteOutcome {
+        while true {
+            if let failure = store?.failure { throw ServerError(.unavailable, failure) }
+            let snapshot = snapshot()
+            let operation = try make(snapshot)
+            let shape = Self.shape(of: operation)
             if let condition, case .single(let keys) = shape {
-                let current = DataNode.node(state.database.root, at: DataPath(keys: keys))
+                // No compare-and-set on what the caller may not read: a denial here is the same
+                // whether its hash was right or wrong.
+                try authorizeRead(keys, query: Query(), identity: identity, snapshot: snapshot, now: now, requireIndex: false, capture: capture)
+                let current = DataNode.node(snapshot.database.root, at: DataPath(keys: keys))
                 switch condition {
                 case .ifMatch(let expected):
                     let etag = NodeHash.etag(of: current)
@@ -120,20 +196,23 @@ public final class Namespace: Sendable {
                     if hash != expected { return .stale(current, etag: hash) }
                 }
             }
-            let rules = identity.auth == nil ? Ruleset.open : state.rules.ruleset
+            let rules = identity.auth == nil ? Ruleset.open : snapshot.rules.ruleset
             let auth = identity.auth ?? .null
-            let decision = rules.decide(operation, on: state.database, auth: auth, now: now)
-            if identity.auth != nil { countCoverage(state.rules, operation, state.database.root, auth, now) }
+            let decision = rules.decide(operation, on: snapshot.database, auth: auth, now: now)
+            if identity.auth != nil { countCoverage(snapshot.rules, operation, snapshot.database.root, auth, now, capture) }
             guard decision.allowed else {
                 if decision.isRejected { throw ServerError(.badRequest, decision.reason ?? "Invalid write") }
-                let explained = rules.decide(operation, on: state.database, auth: auth, now: now, explain: true)
-                throw .permissionDenied(explanation: DenialReason.line(explained))
+                throw Self.denial(operation, rules: rules, database: snapshot.database, auth: auth, now: now)
             }
-            let old = state.database.root
-            state.database.commit(decision)
-            let durability = journal(shape, root: state.database.root, unchanged: old === state.database.root)
-            Self.notify(&state, shape: shape, old: old, new: state.database.root, now: now)
-            return .committed(state.database, durability)
+            let committed = state.withLock { (state: inout State) -> WriteOutcome? in
+                guard Self.isCurrent(snapshot, state) else { return nil }
+                let old = state.database.root
+                state.database.commit(decision)
+                let durability = journal(shape, root: state.database.root, unchanged: old === state.database.root)
+                Self.notify(&state, shape: shape, old: old, new: state.database.root, now: now)
+                return .committed(state.database, durability)
+            }
+            if let committed { return committed }
         }
     }
 
@@ -141,7 +220,7 @@ public final class Namespace: Sendable {
     /// without durable storage): what a transport that answers each request on its own (REST)
     /// acknowledges after.
     public func writeDurably(_ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil) async throws(ServerError) -> WriteOutcome {
-        let outcome = try write(operation, as: identity, now: now, condition: condition)
+        let outcome = try await write(operation, as: identity, now: now, condition: condition)
         if case .committed(_, let durability) = outcome { try await durability.wait() }
         return outcome
     }
@@ -160,15 +239,18 @@ public final class Namespace: Sendable {
     }
 
     /// Decides a write without committing it (an onDisconnect operation when it is registered).
-    public func check(_ operation: DatabaseOperation, as identity: Identity, now: Double) throws(ServerError) {
+    public func check(_ operation: DatabaseOperation, as identity: Identity, now: Double) async throws(ServerError) {
         guard let auth = identity.auth else { return }
-        let (database, rules) = state.withLock { ($0.database, $0.rules) }
-        let decision = rules.ruleset.decide(operation, on: database, auth: auth, now: now)
-        guard decision.allowed else {
-            if decision.isRejected { throw ServerError(.badRequest, decision.reason ?? "Invalid write") }
-            let explained = rules.ruleset.decide(operation, on: database, auth: auth, now: now, explain: true)
-            throw .permissionDenied(explanation: DenialReason.line(explained))
-        }
+        try await executor.read {
+            Result { () throws(ServerError) in
+                let snapshot = self.snapshot()
+                let decision = snapshot.rules.ruleset.decide(operation, on: snapshot.database, auth: auth, now: now)
+                guard decision.allowed else {
+                    if decision.isRejected { throw ServerError(.badRequest, decision.reason ?? "Invalid write") }
+                    throw Self.denial(operation, rules: snapshot.rules.ruleset, database: snapshot.database, auth: auth, now: now)
+                }
+            }
+        }.get()
     }
 
     /// Replaces the rules (an upload, or the rules file changing on disk); listeners that may no
@@ -177,6 +259,7 @@ public final class Namespace: Sendable {
     public func setRules(_ rules: NamespaceRules) -> Durability {
         state.withLock { state in
             state.rules = rules
+            state.rulesVersion += 1
             Self.recheckListeners(&state, now: Date().millisecondsSince1970)
             guard let store, rules.origin == .uploaded else { return .immediate }
             return Durability(store: store, sequence: store.append(.rules(namespace: name, source: rules.source)))
@@ -190,6 +273,7 @@ public final class Namespace: Sendable {
         state.withLock { state in
             guard state.rules.origin == origin else { return false }
             state.rules = rules
+            state.rulesVersion += 1
             Self.recheckListeners(&state, now: Date().millisecondsSince1970)
             return true
         }
@@ -209,22 +293,73 @@ public final class Namespace: Sendable {
     // MARK: - Listeners
 
     /// Registers a listener after checking that `identity` may read there. Returns its id and
-    /// the value it starts from (taken under the same lock, so no write falls in between).
+    /// the value it starts from: the read is decided on a snapshot, and the listener registered
+    /// only if that snapshot is still current (else decided again), so no write falls in between.
     ///
     /// Without `requireIndex`, a query without its `.indexOn` is served anyway (the SDKs' listens,
-    /// which the server answers with a `no_index` warning).
+    /// which the server answers with a `no_index` warning). `initialEvent` makes the first event
+    /// the sink gets from the starting value (nil: none), before any write's.
     public func listen(
-        _ keys: [String], query: Query = Query(), as identity: Identity, sink: any EventSink, now: Double, requireIndex: Bool = true
-    ) throws(ServerError) -> (id: Int, initial: DataNode?) {
-        try state.withLock { (state: inout State) throws(ServerError) -> (id: Int, initial: DataNode?) in
-            try authorizeRead(keys, query: query, identity: identity, database: state.database, rules: state.rules, now: now, requireIndex: requireIndex)
-            let id = state.nextListener
-            state.nextListener += 1
-            let group = ListenerGroup(keys: keys, query: query, identity: identity)
-            state.groups[group, default: [:]][id] = sink
-            state.groupOf[id] = group
-            return (id, query.select(DataNode.node(state.database.root, at: DataPath(keys: keys))))
+        _ keys: [String], query: Query = Query(), as identity: Identity, sink: any EventSink, now: Double, requireIndex: Bool = true,
+        initialEvent: @escaping @Sendable (DataNode?) -> DatabaseEvent? = { _ in nil }
+    ) async throws(ServerError) -> (id: Int, initial: DataNode?) {
+        let capture = DecisionCapture.current
+        return try await executor.read {
+            Result { () throws(ServerError) -> (id: Int, initial: DataNode?) in
+                while true {
+                    let snapshot = self.snapshot()
+                    try self.authorizeRead(keys, query: query, identity: identity, snapshot: snapshot, now: now, requireIndex: requireIndex, capture: capture)
+                    let registered = self.state.withLock { (state: inout State) -> (id: Int, initial: DataNode?)? in
+                        guard Self.isCurrent(snapshot, state) else { return nil }
+                        let id = state.nextListener
+                        state.nextListener += 1
+                        let group = ListenerGroup(keys: keys, query: query, identity: identity)
+                        state.groups[group, default: [:]][id] = sink
+                        state.groupOf[id] = group
+                        let initial = query.select(DataNode.node(state.database.root, at: DataPath(keys: keys)))
+                        if let event = initialEvent(initial) { _ = sink.deliver(event) }
+                        return (id, initial)
+                    }
+                    if let registered { return registered }
+                }
+            }
+        }.get()
+    }
+
+    /// Moves a listener to a new identity (a connection's `auth` changed, or a token was
+    /// refreshed) without stopping it: it keeps its sink and misses no event. Returns false, and
+    /// removes the listener, when the new identity may not read there (the caller tells its
+    /// client the listen was cancelled).
+    public func reidentify(_ id: Int, as identity: Identity, now: Double) async -> Bool {
+        await executor.read {
+            while true {
+                let snapshot = self.snapshot()
+                guard let group = self.state.withLock({ $0.groupOf[id] }) else { return false }
+                if group.identity == identity { return true }
+                let allowed: Bool
+                do throws(ServerError) {
+                    try self.authorizeRead(
+                        group.keys, query: group.query, identity: identity, snapshot: snapshot, now: now, requireIndex: false, capture: nil)
+                    allowed = true
+                } catch {
+                    allowed = false
+                }
+                let done = self.state.withLock { (state: inout State) -> Bool? in
+                    guard Self.isCurrent(snapshot, state), state.groupOf[id] == group else { return nil }
+                    guard let sink = Self.remove(id, from: &state) else { return false }
+                    guard allowed else { return false }
+                    let moved = ListenerGroup(keys: group.keys, query: group.query, identity: identity)
+                    state.groups[moved, default: [:]][id] = sink
+                    state.groupOf[id] = moved
+                    return true
+                }
+                if let done { return done }
+            }
         }
+    }
+
+    private static func isCurrent(_ snapshot: Snapshot, _ state: borrowing State) -> Bool {
+        state.database.root === snapshot.database.root && state.rulesVersion == snapshot.rulesVersion
     }
 
     /// Whether the rules have the `.indexOn` a query needs at a location (always true for

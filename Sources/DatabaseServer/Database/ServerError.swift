@@ -24,8 +24,15 @@ public struct ServerError: Error, Sendable, Hashable, CustomStringConvertible {
     public let kind: Kind
     /// The text clients see in `{"error": "..."}`.
     public let message: String
-    /// Why, in one line, for logs and `X-Rules-Explanation` (the deciding rule of a denial).
+    /// Why, in one line, as the client is told (`X-Rules-Explanation`, the WebSocket `sd`
+    /// message): the deciding rule of a denial, with values the client may not read redacted.
     public var explanation: String?
+    /// Why, in one line, for the server's own log when it says more than ``explanation`` (the
+    /// unredacted explanation of a denial); nil when the two are the same.
+    public var logExplanation: String?
+
+    /// What the server's log says of the error: the whole explanation, or the message.
+    public var logReason: String { logExplanation ?? explanation ?? message }
 
     /// Creates an error.
     public init(_ kind: Kind, _ message: String, explanation: String? = nil) {

@@ -59,7 +59,7 @@ extension RESTResponder {
     func inspectEndpoint(
         _ target: RequestTarget, request: Request, method: HTTPRequest.Method, identity: Identity, namespace: Namespace,
         channel: any Channel
-    ) throws(ServerError) -> Response {
+    ) async throws(ServerError) -> Response {
         guard method == .get || method == .head else { throw ServerError(.methodNotAllowed, "Use GET on /.inspect endpoints") }
         let segments = target.segments
         let name = "/" + segments.joined(separator: "/") + ".json"
@@ -94,9 +94,9 @@ extension RESTResponder {
             let keys = try Self.validKeys(ArraySlice(Namespace.split(target.parameter("path") ?? "/")))
             let now = Date().millisecondsSince1970
             if request.headers[.accept]?.contains("text/event-stream") == true {
-                return try stream(keys, options: try RESTOptions([]), identity: .admin, namespace: namespace, now: now, channel: channel, export: true)
+                return try await stream(keys, options: try RESTOptions([]), identity: .admin, namespace: namespace, now: now, channel: channel, export: true)
             }
-            let node = try namespace.read(keys, as: .admin, now: now).node
+            let node = try await namespace.read(keys, as: .admin, now: now).node
             return Self.json(node?.exportJSON(includePriority: true, arrays: false) ?? "null")
         default:
             throw ServerError(.notFound, "Not found: \(name)")

@@ -15,39 +15,24 @@ struct RESTResponder: HTTPResponder {
     let limits: ServerLimits
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        let started = ContinuousClock.now
-        var record = RequestRecord(
+        let record = RequestRecord(
             transport: "rest", method: request.method.rawValue, namespace: registry.defaultName, path: "/", identity: "-",
             uid: nil, verdict: "allowed", status: 200, reason: nil, milliseconds: 0, time: Date())
-        let capture = DecisionCapture()
         let channel = context.channel
-        let result = await DecisionCapture.$current.withValue(capture) { await handled(request, record: &record, channel: channel) }
-        let response: Response
-        switch result {
-        case .success(let r): response = r
-        case .failure(let error):
-            record.verdict = error.kind == .permissionDenied ? "denied" : "error"
-            record.reason = error.explanation ?? error.message
-            response = Self.errorResponse(error)
-        }
-        record.status = response.status.code
-        let elapsed = ContinuousClock.now - started
-        record.milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        record.decision = capture.decision
         // The page and its endpoints are not logged: it polls them, and would fill the ring.
-        if !Self.isInspection(request.head.path ?? "/") { log.record(record) }
-        return response
+        let inspection = Self.isInspection(request.head.path ?? "/")
+        do {
+            return try await RequestPipeline(log: log).run(
+                record, logged: { _ in !inspection }, status: { $0.status.code }, failureStatus: { $0.httpStatus }
+            ) { record in
+                try await handle(request, record: &record, channel: channel)
+            }
+        } catch let error as ServerError {
+            return Self.errorResponse(error)
+        }
     }
 
     // MARK: - Routing
-
-    private func handled(_ request: Request, record: inout RequestRecord, channel: any Channel) async -> Result<Response, ServerError> {
-        do {
-            return .success(try await handle(request, record: &record, channel: channel))
-        } catch {
-            return .failure(error)
-        }
-    }
 
     private func handle(_ request: Request, record: inout RequestRecord, channel: any Channel) async throws(ServerError) -> Response {
         var method = request.method
@@ -88,7 +73,7 @@ struct RESTResponder: HTTPResponder {
             guard target.segments == [".settings", "rules"] else { throw ServerError(.notFound, "Not found: \(record.path)") }
             return try await rulesEndpoint(request, method: method, options: options, identity: identity, namespace: namespace)
         case ".inspect":
-            return try inspectEndpoint(target, request: request, method: method, identity: identity, namespace: namespace, channel: channel)
+            return try await inspectEndpoint(target, request: request, method: method, identity: identity, namespace: namespace, channel: channel)
         default: break
         }
         if target.segments.last == ".priority" {
@@ -103,9 +88,9 @@ struct RESTResponder: HTTPResponder {
             if request.headers[.accept]?.contains("text/event-stream") == true {
                 record.transport = "stream"
                 record.method = "listen"
-                return try stream(keys, options: options, identity: identity, namespace: namespace, now: now, channel: channel)
+                return try await stream(keys, options: options, identity: identity, namespace: namespace, now: now, channel: channel)
             }
-            return try read(request, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
+            return try await read(request, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
         case .put, .post, .patch, .delete:
             return try await write(request, method: method, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
         default:
@@ -134,7 +119,7 @@ struct RESTResponder: HTTPResponder {
 
     // MARK: - Reads
 
-    private func read(_ request: Request, keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace, now: Double) throws(ServerError) -> Response {
+    private func read(_ request: Request, keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace, now: Double) async throws(ServerError) -> Response {
         var query = options.query
         if options.shallow {
             // The emulator tools probe namespaces with shallow=true&limitToFirst=1; any other
@@ -146,7 +131,7 @@ struct RESTResponder: HTTPResponder {
             }
             query = Query()
         }
-        let (_, node) = try namespace.read(keys, query: query, as: identity, now: now)
+        let (database, node) = try await namespace.read(keys, query: query, as: identity, now: now)
         var body: String
         if options.shallow {
             if let node, !node.isLeaf {
@@ -157,7 +142,7 @@ struct RESTResponder: HTTPResponder {
         } else if let node {
             body = node.exportJSON(includePriority: options.export, arrays: !options.export)
         } else {
-            body = query.filters && DataNode.node(namespace.database.root, at: DataPath(keys: keys)) != nil ? "{}" : "null"
+            body = query.filters && DataNode.node(database.root, at: DataPath(keys: keys)) != nil ? "{}" : "null"
         }
         var headers = HTTPFields()
         let conditional = request.headers[Self.ifNoneMatch]
@@ -209,8 +194,8 @@ struct RESTResponder: HTTPResponder {
         let outcome = try await namespace.writeDurably(operation, as: identity, now: now, condition: condition)
         switch outcome {
         case .stale(let current, let etag):
-            // The 412 shows the current value: only to a caller who may read it.
-            _ = try namespace.read(keys, as: identity, now: now)
+            // The 412 shows the current value: the namespace compared hashes only after the
+            // caller's `.read` allowed it.
             var headers = Self.commonHeaders(etag: etag)
             headers[.contentType] = "application/json; charset=utf-8"
             return Response(
@@ -238,15 +223,16 @@ struct RESTResponder: HTTPResponder {
         _ request: Request, method: HTTPRequest.Method, keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace
     ) async throws(ServerError) -> Response {
         let now = Date().millisecondsSince1970
-        let node = try namespace.read(keys, as: identity, now: now).node
         if method == .get {
+            let node = try await namespace.read(keys, as: identity, now: now).node
             return Self.json(node?.priority.map { DataNode(leaf: $0).exportJSON(includePriority: false) } ?? "null")
         }
         guard method == .put else { throw ServerError(.methodNotAllowed, "Use GET or PUT on .priority") }
         let priority = try await Self.body(request, at: keys, limit: limits.maxBodyBytes)
-        guard let node else { throw ServerError(.badRequest, "No data at \(Namespace.path(keys)) to set a priority on") }
-        let value = DataInput.withPriority(DataInputConversion.input(node, priority: false), priority: priority)
-        _ = try await namespace.writeDurably(.set(path: Namespace.path(keys), value: value), as: identity, now: now)
+        // Read and written in one step by the namespace: no write falls in between.
+        if case .committed(_, let durability) = try await namespace.setPriority(at: keys, to: priority, as: identity, now: now) {
+            try await durability.wait()
+        }
         return options.print == .silent ? Self.silent(HTTPFields()) : Self.json(String(describing: priority))
     }
 
@@ -258,14 +244,14 @@ struct RESTResponder: HTTPResponder {
     func stream(
         _ keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace, now: Double, channel: any Channel,
         export: Bool = false
-    ) throws(ServerError) -> Response {
+    ) async throws(ServerError) -> Response {
         let name = namespace.name
         let (sink, events) = EventStreamSink.make(capacity: limits.maxQueuedEvents, bytes: limits.maxQueuedBytes) {
             // Cut off: the queued events are dropped with the connection.
             RulesServer.say("stream \(name)\(Namespace.path(keys)): closing the connection: the client reads too slowly")
             channel.close(promise: nil)
         }
-        let (id, initial) = try namespace.listen(keys, query: options.query, as: identity, sink: sink, now: now)
+        let (id, initial) = try await namespace.listen(keys, query: options.query, as: identity, sink: sink, now: now)
         let initialJSON = initial?.exportJSON(includePriority: export, arrays: !export) ?? "null"
         let keepAlive = limits.keepAliveSeconds
         let continuation = sink.continuation, budget = sink.budget

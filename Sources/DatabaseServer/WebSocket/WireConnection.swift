@@ -17,7 +17,7 @@ final class WireConnection: @unchecked Sendable {
     private let explainDenials: Bool
     private var identity = Identity.user(.null)
     private var listens: [String: (id: Int, keys: [String], query: Query, tag: Int?, queryJSON: String?)] = [:]
-    private var onDisconnect: [(operation: DatabaseOperation, keys: [String], identity: Identity)] = []
+    private var onDisconnect: [(operation: DatabaseOperation, keys: [String])] = []
     private let closeReason = WireCloseReason()
     private var outbox: WireOutbox?
     /// When the write the current message made may be acknowledged (set by ``perform``).
@@ -65,7 +65,7 @@ final class WireConnection: @unchecked Sendable {
                 }
             }
             await read(inbound)
-            disconnected()
+            await disconnected()
             outbox.finish()
             await group.waitForAll()
         }
@@ -91,7 +91,7 @@ final class WireConnection: @unchecked Sendable {
                     return
                 case .message(let whole):
                     do {
-                        try handle(WireMessage(whole))
+                        try await handle(WireMessage(whole))
                     } catch {
                         close("malformed message: \(error.reason)")
                         return
@@ -105,57 +105,61 @@ final class WireConnection: @unchecked Sendable {
 
     // MARK: - Messages
 
-    private func handle(_ message: WireMessage) throws(WireMessage.Malformed) {
+    private func handle(_ message: WireMessage) async throws(WireMessage.Malformed) {
         if message.layer == "c" {
             if message.control == "p" { outbox?.send(#"{"t":"c","d":{"t":"o","d":{}}}"#) }
             return
         }
         guard let r = message.request, let action = message.action else { return }
-        let started = ContinuousClock.now
-        var record = RequestRecord(
+        let record = RequestRecord(
             transport: "ws", method: action, namespace: namespace.name, path: message.string("p") ?? "-",
             identity: identity.description, uid: identity.uid, verdict: "allowed", status: 0, reason: nil, milliseconds: 0, time: Date())
         let now = Date().millisecondsSince1970
-        let capture = DecisionCapture()
         do {
             durability = nil
-            let data = try DecisionCapture.$current.withValue(capture) { try perform(action, message, r: r, now: now) }
+            let data = try await RequestPipeline(log: log).run(record, status: { _ in 0 }, failureStatus: { _ in 0 }) { record in
+                defer {
+                    record.identity = identity.description
+                    record.uid = identity.uid
+                }
+                do {
+                    return try await perform(action, message, r: r, now: now)
+                } catch WireFailure.server(let error) {
+                    throw error
+                }
+            }
             if let durability {
                 outbox?.acknowledge(r, data: data, after: durability)
             } else {
                 reply(r, "ok", data)
             }
-        } catch let failure as WireFailure {
-            switch failure {
-            case .malformed(let why): throw WireMessage.Malformed(reason: why)
-            case .status(let status, let text):
-                record.verdict = "error"
-                record.reason = text
-                reply(r, status, DataText.jsonQuoted(text))
-            case .server(let error):
-                record.verdict = error.kind == .permissionDenied ? "denied" : "error"
-                record.reason = error.explanation ?? error.message
-                if error.kind == .permissionDenied, explainDenials, let why = error.explanation {
-                    _ = outbox?.push("sd", #"{"msg":"# + DataText.jsonQuoted(why) + "}")
-                }
-                reply(r, Self.status(error), DataText.jsonQuoted(error.message))
+        } catch let error as ServerError {
+            if error.kind == .permissionDenied, explainDenials, let why = error.explanation {
+                _ = outbox?.push("sd", #"{"msg":"# + DataText.jsonQuoted(why) + "}")
             }
+            reply(r, Self.status(error), DataText.jsonQuoted(error.message))
+        } catch WireFailure.status(let status, let text) {
+            reply(r, status, DataText.jsonQuoted(text))
+        } catch WireFailure.malformed(let why) {
+            throw WireMessage.Malformed(reason: why)
         } catch {
             throw WireMessage.Malformed(reason: "\(error)")
         }
-        record.decision = capture.decision
-        record.identity = identity.description
-        record.uid = identity.uid
-        let elapsed = ContinuousClock.now - started
-        record.milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        log.record(record)
     }
 
     /// Why a request failed.
-    private enum WireFailure: Error {
+    private enum WireFailure: RequestPipeline.Failure {
         case malformed(String)
         case status(String, String)
         case server(ServerError)
+
+        var logReason: String {
+            switch self {
+            case .malformed(let why): "malformed message: \(why)"
+            case .status(_, let text): text
+            case .server(let error): error.logReason
+            }
+        }
     }
 
     private static func status(_ error: ServerError) -> String {
@@ -172,7 +176,7 @@ final class WireConnection: @unchecked Sendable {
     }
 
     /// Runs one action; returns the reply's `d` as JSON.
-    private func perform(_ action: String, _ message: WireMessage, r: Int, now: Double) throws -> String {
+    private func perform(_ action: String, _ message: WireMessage, r: Int, now: Double) async throws -> String {
         switch action {
         case "s", "appcheck", "unappeck":
             return "{}"
@@ -187,16 +191,16 @@ final class WireConnection: @unchecked Sendable {
                 }
             }
             do {
-                setIdentity(try credentials.identity(), now: now)
+                try await setIdentity(credentials.identity(), now: now)
             } catch {
                 throw WireFailure.status("invalid_token", error.message)
             }
             return #"{"auth":"# + (identity.auth.map(Self.json) ?? "null") + "}"
         case "unauth":
-            setIdentity(.user(.null), now: now)
+            await setIdentity(.user(.null), now: now)
             return "{}"
         case "q":
-            return try listen(message, now: now)
+            return try await listen(message, now: now)
         case "n":
             let keys = try keys(message)
             let key = Self.listenKey(keys, tag: Self.tag(message))
@@ -207,7 +211,8 @@ final class WireConnection: @unchecked Sendable {
             let value = try value(message, "d", at: keys)
             let condition = message.string("h").map { Namespace.Condition.ifHash($0) }
             if condition == nil, message.body["h"] != nil { throw WireFailure.malformed("h must be a string") }
-            switch try serverCall({ () throws(ServerError) in try namespace.write(.set(path: Namespace.path(keys), value: value), as: identity, now: now, condition: condition) }) {
+            let identity = identity
+            switch try await serverCall({ () async throws(ServerError) in try await namespace.write(.set(path: Namespace.path(keys), value: value), as: identity, now: now, condition: condition) }) {
             case .committed(_, let durability):
                 self.durability = durability
                 return "{}"
@@ -216,8 +221,9 @@ final class WireConnection: @unchecked Sendable {
         case "m":
             let keys = try keys(message)
             let entries = try updateEntries(message, at: keys)
-            if case .committed(_, let durability) = try serverCall({ () throws(ServerError) in
-                try namespace.write(.update(path: Namespace.path(keys), values: entries), as: identity, now: now)
+            let identity = identity
+            if case .committed(_, let durability) = try await serverCall({ () async throws(ServerError) in
+                try await namespace.write(.update(path: Namespace.path(keys), values: entries), as: identity, now: now)
             }) {
                 self.durability = durability
             }
@@ -227,8 +233,9 @@ final class WireConnection: @unchecked Sendable {
             let operation: DatabaseOperation = action == "o"
                 ? .set(path: Namespace.path(keys), value: try value(message, "d", at: keys))
                 : .update(path: Namespace.path(keys), values: try updateEntries(message, at: keys))
-            try serverCall({ () throws(ServerError) in try namespace.check(operation, as: identity, now: now) })
-            onDisconnect.append((operation, keys, identity))
+            let identity = identity
+            try await serverCall({ () async throws(ServerError) in try await namespace.check(operation, as: identity, now: now) })
+            onDisconnect.append((operation, keys))
             return "{}"
         case "oc":
             let keys = try keys(message)
@@ -237,20 +244,21 @@ final class WireConnection: @unchecked Sendable {
         case "g":
             let keys = try keys(message)
             let query = try WireQuery.parse(message.body["q"])
-            let node = try serverCall({ () throws(ServerError) in try namespace.read(keys, query: query, as: identity, now: now, requireIndex: false).node })
+            let identity = identity
+            let node = try await serverCall({ () async throws(ServerError) in try await namespace.read(keys, query: query, as: identity, now: now, requireIndex: false).node })
             return node?.exportJSON(includePriority: true) ?? "null"
         default:
             throw WireFailure.malformed("unknown action \"\(action)\"")
         }
     }
 
-    private func serverCall<T>(_ body: () throws(ServerError) -> T) throws -> T {
-        do { return try body() } catch { throw WireFailure.server(error) }
+    private func serverCall<T>(_ body: () async throws(ServerError) -> T) async throws -> T {
+        do { return try await body() } catch { throw WireFailure.server(error) }
     }
 
     // MARK: - Listens
 
-    private func listen(_ message: WireMessage, now: Double) throws -> String {
+    private func listen(_ message: WireMessage, now: Double) async throws -> String {
         let keys = try keys(message)
         let queryNode = message.body["q"]
         let query: Query
@@ -260,15 +268,16 @@ final class WireConnection: @unchecked Sendable {
         if let old = listens.removeValue(forKey: key) { namespace.unlisten(old.id) }
         let queryJSON = queryNode == nil ? nil : message.rawText("q")
         let sink = makeSink(keys, tag: tag, queryJSON: queryJSON)
-        let (id, initial) = try serverCall({ () throws(ServerError) in
-            try namespace.listen(keys, query: query, as: identity, sink: sink, now: now, requireIndex: false)
+        let identity = identity
+        // The value is pushed before the `ok` (and before any later write's event), unless the
+        // client's hash shows it has it already.
+        let clientHash = message.string("h") ?? ""
+        let (id, _) = try await serverCall({ () async throws(ServerError) in
+            try await namespace.listen(keys, query: query, as: identity, sink: sink, now: now, requireIndex: false) { initial in
+                clientHash.isEmpty || clientHash != NodeHash.of(initial) ? .put(path: "/", value: RenderedValue(.node(initial))) : nil
+            }
         })
         listens[key] = (id, keys, query, tag, queryJSON)
-        // The value is pushed before the `ok`, unless the client's hash shows it has it already.
-        let clientHash = message.string("h") ?? ""
-        if clientHash.isEmpty || clientHash != NodeHash.of(initial) {
-            _ = sink.deliver(.put(path: "/", value: RenderedValue(.node(initial))))
-        }
         return namespace.hasIndex(for: query, at: keys) ? "{}" : #"{"w":["no_index"]}"#
     }
 
@@ -276,48 +285,37 @@ final class WireConnection: @unchecked Sendable {
         WireListenSink(outbox: outbox!, path: Namespace.path(keys), tag: tag, queryJSON: queryJSON)
     }
 
-    /// A new identity: every listen is checked again with it (and revoked with `c` if it may no
-    /// longer read).
-    private func setIdentity(_ new: Identity, now: Double) {
+    /// A new identity (`auth`, `unauth`, or a refreshed token): every listen is checked again
+    /// with it and moved to it without a pause (no event is missed), or revoked with `c` if it
+    /// may no longer read.
+    private func setIdentity(_ new: Identity, now: Double) async {
         guard new != identity else { return }
         identity = new
         for (key, listen) in listens {
-            namespace.unlisten(listen.id)
+            if await namespace.reidentify(listen.id, as: new, now: now) { continue }
+            listens.removeValue(forKey: key)
             let sink = makeSink(listen.keys, tag: listen.tag, queryJSON: listen.queryJSON)
-            do {
-                let (id, _) = try namespace.listen(listen.keys, query: listen.query, as: identity, sink: sink, now: now, requireIndex: false)
-                listens[key] = (id, listen.keys, listen.query, listen.tag, listen.queryJSON)
-            } catch {
-                listens.removeValue(forKey: key)
-                _ = sink.deliver(.cancel(reason: error.message))
-            }
+            _ = sink.deliver(.cancel(reason: "Permission denied"))
         }
     }
 
-    /// The socket closed: listens end, and the onDisconnect operations run in order.
-    private func disconnected() {
+    /// The socket closed: listens end, and the onDisconnect operations run in order, decided for
+    /// the identity the connection has when it closes (not the one it had when it registered them:
+    /// after `unauth` or a change of user, they run as the new caller).
+    private func disconnected() async {
         for listen in listens.values { namespace.unlisten(listen.id) }
         listens = [:]
         let now = Date().millisecondsSince1970
+        let identity = identity
+        let pipeline = RequestPipeline(log: log), namespace = namespace
         for entry in onDisconnect {
-            var record = RequestRecord(
+            let record = RequestRecord(
                 transport: "ws", method: "onDisconnect", namespace: namespace.name, path: Namespace.path(entry.keys),
-                identity: entry.identity.description, uid: entry.identity.uid, verdict: "allowed", status: 0, reason: nil, milliseconds: 0, time: Date())
-            let capture = DecisionCapture()
-            let failure = DecisionCapture.$current.withValue(capture) { () -> ServerError? in
-                do throws(ServerError) {
-                    _ = try namespace.write(entry.operation, as: entry.identity, now: now)
-                    return nil
-                } catch {
-                    return error
-                }
+                identity: identity.description, uid: identity.uid, verdict: "allowed", status: 0, reason: nil, milliseconds: 0, time: Date())
+            // A denial or an error is in the log; nobody is left to answer.
+            _ = try? await pipeline.run(record, status: { _ in 0 }, failureStatus: { _ in 0 }) { _ in
+                try await namespace.write(entry.operation, as: identity, now: now)
             }
-            if let error = failure {
-                record.verdict = error.kind == .permissionDenied ? "denied" : "error"
-                record.reason = error.explanation ?? error.message
-            }
-            record.decision = capture.decision
-            log.record(record)
         }
         onDisconnect = []
     }

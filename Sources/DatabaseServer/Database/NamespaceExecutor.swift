@@ -1,0 +1,40 @@
+import Dispatch
+
+/// Where a namespace's rule evaluations and commits run: off Swift's shared cooperative pool, so
+/// that a slow decision (bounded by the library's evaluation budget) occupies a thread of its own
+/// and never holds back the tasks of other requests or other namespaces.
+///
+/// Writes of one namespace run one at a time on its serial queue, in the order they arrive;
+/// reads, listens and checks run on a concurrent queue shared by all namespaces and never wait
+/// for a write (they decide on the snapshot current when they start).
+struct NamespaceExecutor: Sendable {
+    private let writes: DispatchQueue
+
+    /// The queue every namespace's reads are decided on.
+    private static let reads = DispatchQueue(label: "rules-serve.reads", qos: .userInitiated, attributes: .concurrent)
+
+    /// An executor for the namespace `name`.
+    init(name: String) {
+        writes = DispatchQueue(label: "rules-serve.writes.\(name)", qos: .userInitiated)
+    }
+
+    /// Runs `body` on the namespace's write queue, after the writes queued before it.
+    func write<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            writes.async { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Queues `body` on the namespace's write queue without waiting for it (the writes queued
+    /// after it wait for it to end).
+    func enqueueWrite(_ body: @escaping @Sendable () -> Void) {
+        writes.async(execute: body)
+    }
+
+    /// Runs `body` on the shared read queue.
+    func read<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Self.reads.async { continuation.resume(returning: body()) }
+        }
+    }
+}

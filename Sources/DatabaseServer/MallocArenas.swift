@@ -1,0 +1,24 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The C allocator's arenas in the server process. glibc gives threads arenas of their own (up
+/// to eight per core); decisions run on dispatch queues whose threads come and go, so a freed
+/// megabyte in one arena is not reused by the next write in another, and memory grows with the
+/// number of arenas rather than with the data. One arena per core keeps what the server holds
+/// close to what it uses (measured by
+/// `test_hostile.py::test_a_listener_that_reads_nothing_is_cut_off_and_memory_stays_bounded`).
+enum MallocArenas {
+    /// Limits the arenas to one per core (at least two); call before the server's threads start.
+    static func limitToCores() {
+        #if canImport(Glibc)
+        // `mallopt` and `M_ARENA_MAX` (-8) are declared in <malloc.h>, which the Glibc module
+        // does not export: the function is looked up in the C library itself.
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        _ = mallopt(-8, Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
+        #endif
+    }
+}
