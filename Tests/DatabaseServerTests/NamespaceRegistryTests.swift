@@ -81,4 +81,13 @@ import Testing
         #expect(throws: ServerError.self) { try visitor.read([], as: Self.anonymous, now: 0) }
         #expect(throws: ServerError.self) { try registry.namespace(forReading: Self.name("w")).read([], as: Self.anonymous, now: 0) }
     }
+
+    @Test func aStoredNameThatIsNotANamespaceNameIsKeptWithAWarning() {
+        var contents = DurableStore.Contents()
+        contents.namespaces = ["good": Database(), "../x": Database()]
+        let registry = NamespaceRegistry(defaultName: "default", rules: .open)
+        let warnings = registry.restore(contents)
+        #expect(warnings == [#"namespace "../x" in the data directory is not a namespace name (a database name has 1 to 63 lowercase letters (a-z), digits and hyphens, and does not start or end with a hyphen): requests cannot reach it and exports leave it out"#])
+        #expect(registry.all.map(\.name) == ["../x", "good"])
+    }
 }

@@ -120,12 +120,17 @@ public final class NamespaceRegistry: Sendable {
 
     /// Makes the namespaces durable storage held, with their data and uploaded rules, before the
     /// server listens. Returns warnings: uploaded rules that no longer compile (the namespace gets
-    /// the server's rules instead).
+    /// the server's rules instead), and names that are not namespace names (kept by a version
+    /// that did not check them).
     public func restore(_ contents: DurableStore.Contents) -> [String] {
         var warnings: [String] = []
         let names = Set(contents.namespaces.keys).union(contents.rules.keys)
         state.withLock { state in
             for name in names.sorted() {
+                if !NamespaceName.isValid(name) {
+                    warnings.append(
+                        "namespace \(NamespaceName.shown(name)) in the data directory is not a namespace name (\(NamespaceName.rule)): requests cannot reach it and exports leave it out")
+                }
                 var rules = state.rules
                 if let source = contents.rules[name] {
                     do {
