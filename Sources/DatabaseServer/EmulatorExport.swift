@@ -3,46 +3,109 @@ import Foundation
 
 /// The Firebase emulator's export layout: `DIR/database_export/<namespace>.json`, one file per
 /// namespace, each the namespace's data in the export format (priorities kept).
+///
+/// A file's name is made only from a checked ``NamespaceName`` (lowercase letters, digits and
+/// hyphens), so it is always one file directly inside the export folder; reading refuses a file
+/// whose name is not a namespace name, and writing writes every namespace it can, reporting the
+/// ones it cannot together at the end.
 public enum EmulatorExport {
     /// The folder inside `directory` that holds the namespace files.
     static func folder(_ directory: String) -> URL {
         URL(fileURLWithPath: directory).appendingPathComponent("database_export")
     }
 
-    /// Reads every namespace file of an export. Throws a message naming the file that cannot be
-    /// used.
-    public static func read(_ directory: String) throws -> [(namespace: String, database: Database)] {
+    /// Reads every namespace file of an export. Throws a message naming each file that cannot
+    /// be used (a name that is not a namespace name, unreadable, or not JSON); nothing is loaded
+    /// then.
+    public static func read(_ directory: String) throws(ExportError) -> [(namespace: String, database: Database)] {
         let dir = folder(directory)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else {
             throw ExportError("\(dir.path): no such directory (an emulator export has DIR/database_export/<namespace>.json)")
         }
         var out: [(namespace: String, database: Database)] = []
-        for name in names.sorted() where name.hasSuffix(".json") {
-            let path = dir.appendingPathComponent(name).path
-            guard let data = FileManager.default.contents(atPath: path) else { throw ExportError("\(path): cannot read the file") }
+        var problems: [String] = []
+        for file in names.sorted() where file.hasSuffix(".json") {
+            let path = dir.appendingPathComponent(file).path
+            let stem = String(file.dropLast(5))
+            guard let name = NamespaceName(stem) else {
+                problems.append(
+                    "\(RequestRecord.escaped(path)): \(NamespaceName.shown(stem)) is not a namespace name (\(NamespaceName.rule)); rename the file or move it out of the folder")
+                continue
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                problems.append("\(path): cannot read the file")
+                continue
+            }
             do {
                 let input = try DataInputReader.read(bytes: [UInt8](data))
-                out.append((String(name.dropLast(5)), Database(root: input.resolved(now: Date().millisecondsSince1970, existing: nil))))
+                out.append((name.text, Database(root: input.resolved(now: Date().millisecondsSince1970, existing: nil))))
             } catch {
-                throw ExportError("\(path): \(error.message)")
+                problems.append("\(path): \(error.message)")
             }
         }
+        guard problems.isEmpty else { throw ExportError(problems.joined(separator: "\n")) }
         return out
     }
 
     /// Writes each namespace to `directory/database_export/<namespace>.json` (written next to
     /// its final name and renamed, so a file is never half written).
-    public static func write(_ namespaces: [(name: String, database: Database)], to directory: String) throws {
+    ///
+    /// Each file's path is the export folder (its symbolic links resolved) and the checked name,
+    /// and is checked to be directly inside that folder before anything is written. A namespace
+    /// that cannot be written (a name that is not a namespace name, a full disk) does not stop
+    /// the others: every other one is written, and the failures are thrown together at the end.
+    /// Returns the names written.
+    @discardableResult
+    public static func write(_ namespaces: [(name: String, database: Database)], to directory: String) throws(ExportError) -> [String] {
         let dir = folder(directory)
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        for (name, database) in namespaces {
-            let path = dir.appendingPathComponent(name + ".json").path
-            let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
-            try Data(database.exportJSON(includePriority: true).utf8).write(to: URL(fileURLWithPath: temporary))
-            guard rename(temporary, path) == 0 else {
-                try? FileManager.default.removeItem(atPath: temporary)
-                throw ExportError("\(path): cannot write the file")
+        do {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        } catch {
+            throw ExportError("\(dir.path): cannot create the export folder: \(error.localizedDescription)")
+        }
+        let resolved = dir.resolvingSymlinksInPath().standardizedFileURL
+        var written: [String] = []
+        var failures: [String] = []
+        for (text, database) in namespaces {
+            guard let name = NamespaceName(text) else {
+                failures.append("namespace \(NamespaceName.shown(text)): not written: it is not a namespace name (\(NamespaceName.rule))")
+                continue
             }
+            let file = resolved.appendingPathComponent(name.text + ".json").standardizedFileURL
+            guard file.deletingLastPathComponent().path == resolved.path, file.lastPathComponent == name.text + ".json" else {
+                failures.append("namespace \(name): not written: its file \(file.path) would not be inside \(resolved.path)")
+                continue
+            }
+            do {
+                try writeFile(Data(database.exportJSON(includePriority: true).utf8), to: file.path)
+                written.append(name.text)
+            } catch {
+                failures.append("namespace \(name): not written: \(error.description)")
+            }
+        }
+        guard failures.isEmpty else {
+            let summary = "\(failures.count) of \(namespaces.count) namespaces could not be exported to \(dir.path)"
+                + (written.isEmpty ? "" : " (the others were: \(written.joined(separator: ", ")))")
+            throw ExportError(([summary + ":"] + failures.map { "  " + $0 }).joined(separator: "\n"))
+        }
+        return written
+    }
+
+    /// Writes `data` to a new temporary file beside `path` (never through an existing file or
+    /// link of that name), then renames it to `path`.
+    private static func writeFile(_ data: Data, to path: String) throws(ExportError) {
+        let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+        _ = unlink(temporary)
+        do {
+            try data.write(to: URL(fileURLWithPath: temporary), options: .withoutOverwriting)
+        } catch {
+            _ = unlink(temporary)
+            throw ExportError("\(path): cannot write the file: \(error.localizedDescription)")
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = unlink(temporary)
+            throw ExportError("\(path): cannot write the file: \(reason)")
         }
     }
 

@@ -222,10 +222,30 @@ public struct CheckCommand: ParsableCommand {
         }
     }
 
-    /// Checks the rules on standard input, reported as `name`.
+    /// Checks the rules on standard input, reported as `name`. At most the rules-file limit
+    /// (``RulesFileLimits/maxBytes``) is read: more is the `rules-file-too-large` error, as for a
+    /// file, and the rest of the input is not read.
     public static func checkStandardInput(named name: String, lints: LintConfiguration? = .default) -> FileDiagnostics {
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        return check(bytes: [UInt8](data), path: name, lints: lints)
+        check(descriptor: FileHandle.standardInput.fileDescriptor, named: name, lints: lints)
+    }
+
+    /// Checks the rules read from an open descriptor (a pipe, standard input), reported as `name`.
+    static func check(descriptor: Int32, named name: String, lints: LintConfiguration? = .default) -> FileDiagnostics {
+        do {
+            return checked(try BoundedInput.read(descriptor: descriptor, limit: RulesFileLimits.maxBytes), path: name, lints: lints)
+        } catch {
+            return FileDiagnostics(file: nil, path: name, diagnostics: [], readError: error.reason)
+        }
+    }
+
+    /// Checks what was read: the `rules-file-too-large` error alone when the input is over the
+    /// limit (its first bytes kept, to show where), else the rules.
+    private static func checked(_ read: BoundedInput.Read, path: String, lints: LintConfiguration?) -> FileDiagnostics {
+        guard read.overLimit else { return check(bytes: read.bytes, path: path, lints: lints) }
+        let size = read.size.map { "\($0) bytes" } ?? "more than \(RulesFileLimits.maxBytes) bytes"
+        let diagnostic = Diagnostic.error(
+            .rulesFileTooLarge, "The rules file is too large (\(size); the limit is \(RulesFileLimits.maxBytes)).", at: .at(0))
+        return FileDiagnostics(file: SourceFile(path: path, bytes: Array(read.bytes.prefix(4096))), path: path, diagnostics: [diagnostic])
     }
 
     /// The file's findings without its warnings (`--quiet`).
@@ -241,12 +261,14 @@ public struct CheckCommand: ParsableCommand {
     }
 
     /// Reads, checks and, when there are no errors, lints one file.
+    /// At most the rules-file limit is read (a larger file, or a device such as /dev/zero, is the
+    /// `rules-file-too-large` error).
     public static func check(_ path: String, lints: LintConfiguration? = .default) -> FileDiagnostics {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let why = FileManager.default.fileExists(atPath: path) ? "cannot read the file" : "no such file"
-            return FileDiagnostics(file: nil, path: path, diagnostics: [], readError: why)
+        do {
+            return checked(try BoundedInput.read(path: path, limit: RulesFileLimits.maxBytes), path: path, lints: lints)
+        } catch {
+            return FileDiagnostics(file: nil, path: path, diagnostics: [], readError: error.reason)
         }
-        return check(bytes: [UInt8](data), path: path, lints: lints)
     }
 
     /// Checks and, when there are no errors, lints rules given as bytes.

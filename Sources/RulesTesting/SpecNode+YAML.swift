@@ -25,7 +25,8 @@ extension SpecNode {
         guard let node else {
             throw TestSpecError(file: path, location: SourceLocation(line: 1, column: 1), message: "the file is empty")
         }
-        return try convert(node, path: path, depth: 0)
+        var budget = ExpansionBudget()
+        return try convert(node, path: path, depth: 0, budget: &budget)
     }
 
     private static func location(_ mark: Mark?) -> SourceLocation {
@@ -55,21 +56,50 @@ extension SpecNode {
     /// Deep enough for any spec; deeper input is an error rather than a stack overflow.
     static let maxDepth = 200
 
-    private static func convert(_ node: Node, path: String, depth: Int) throws(TestSpecError) -> SpecNode {
+    /// The most values (scalars, keys, lists and mappings, each counted once for every place it
+    /// appears) a YAML document may expand to, its aliases (`*a`) and merge keys (`<<: *a`)
+    /// repeated in full. A spec has thousands; a document of a few lines whose aliases name
+    /// aliases ("billion laughs") would otherwise expand to gigabytes.
+    static let maxExpandedValues = 1_000_000
+    /// The most bytes of text (scalars and keys) a YAML document may expand to.
+    static let maxExpandedBytes = 64 * 1024 * 1024
+
+    /// What is left of a document's expansion budget.
+    struct ExpansionBudget {
+        var values = SpecNode.maxExpandedValues
+        var bytes = SpecNode.maxExpandedBytes
+
+        /// Counts one value of `bytes` bytes of text; throws at `at` once the budget is spent.
+        mutating func spend(_ textBytes: Int, path: String, at: SourceLocation) throws(TestSpecError) {
+            values -= 1
+            bytes -= textBytes
+            guard values < 0 || bytes < 0 else { return }
+            throw TestSpecError(
+                file: path, location: at,
+                message: "the document expands to more than \(SpecNode.maxExpandedValues) values or \(SpecNode.maxExpandedBytes / (1024 * 1024)) MB of text (YAML aliases such as *a and merge keys such as <<: *a repeat what they name in full); write the values out, or name fewer")
+        }
+    }
+
+    private static func convert(_ node: Node, path: String, depth: Int, budget: inout ExpansionBudget) throws(TestSpecError) -> SpecNode {
         let at = location(node.mark)
         guard depth < maxDepth else { throw TestSpecError(file: path, location: at, message: "the document nests too deeply") }
         switch node {
         case .scalar(let scalar):
+            try budget.spend(scalar.string.utf8.count, path: path, at: at)
             return SpecNode(try scalarKind(scalar, tag: node.tag.description, path: path, at: at), at: at)
         case .sequence(let sequence):
+            try budget.spend(0, path: path, at: at)
             var items: [SpecNode] = []
-            for item in sequence { items.append(try convert(item, path: path, depth: depth + 1)) }
+            for item in sequence { items.append(try convert(item, path: path, depth: depth + 1, budget: &budget)) }
             return SpecNode(.array(items), at: at)
         case .mapping(let mapping):
+            try budget.spend(0, path: path, at: at)
             var members: [SpecMember] = []
+            var keys = Set<String>()
             // Members brought in by merge keys (`<<: *defaults`): the mapping's own keys win, and
             // of several merged mappings the first that has a key gives it (YAML's merge type).
             var merged: [SpecMember] = []
+            var mergedKeys = Set<String>()
             for (key, value) in mapping {
                 let keyAt = location(key.mark)
                 guard case .scalar(let k) = key else {
@@ -84,14 +114,16 @@ extension SpecNode {
                         throw TestSpecError(file: path, location: location(value.mark), message: "'<<' merges a mapping or a list of mappings (e.g. <<: *defaults)")
                     }
                     for source in sources {
-                        guard case .object(let more) = try convert(source, path: path, depth: depth + 1).kind else { continue }
-                        for m in more where !merged.contains(where: { $0.key == m.key }) { merged.append(m) }
+                        guard case .object(let more) = try convert(source, path: path, depth: depth + 1, budget: &budget).kind else { continue }
+                        for m in more where mergedKeys.insert(m.key).inserted { merged.append(m) }
                     }
                     continue
                 }
-                members.append(SpecMember(key: k.string, keyLocation: keyAt, value: try convert(value, path: path, depth: depth + 1)))
+                try budget.spend(k.string.utf8.count, path: path, at: keyAt)
+                keys.insert(k.string)
+                members.append(SpecMember(key: k.string, keyLocation: keyAt, value: try convert(value, path: path, depth: depth + 1, budget: &budget)))
             }
-            for m in merged where !members.contains(where: { $0.key == m.key }) { members.append(m) }
+            for m in merged where !keys.contains(m.key) { members.append(m) }
             return SpecNode(.object(members), at: at)
         case .alias:
             throw TestSpecError(file: path, location: at, message: "YAML aliases are not supported")

@@ -158,4 +158,46 @@ import Testing
             #expect(error.description.contains("is not a rules serve database"))
         }
     }
+
+    @Test func anEmptyOrMissingStoreBesideItsLogIsRefusedAndLeftAsItIs() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        do {
+            let (registry, _) = try Self.open(dir.path)
+            try await Self.write(registry.namespace("demo"), .set(path: "/kept", value: "yes"))
+            // The log is checkpointed on close; copy it as it stands while the store is open.
+            let log = try Data(contentsOf: dir.file("rules-serve.sqlite-wal"))
+            #expect(!log.isEmpty)
+            await registry.store?.close()
+            try log.write(to: dir.file("saved-wal"))
+        }
+        let file = dir.file("rules-serve.sqlite").path
+        let wal = file + "-wal"
+        try? FileManager.default.removeItem(atPath: wal)
+        try FileManager.default.copyItem(atPath: dir.file("saved-wal").path, toPath: wal)
+        let logSize = try #require(try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int)
+        for missing in [false, true] {
+            if missing {
+                try FileManager.default.removeItem(atPath: file)
+            } else {
+                try Data().write(to: URL(fileURLWithPath: file))  // truncated to 0 bytes
+            }
+            do {
+                _ = try DurableStore.open(directory: dir.path)
+                Issue.record("opened \(missing ? "a missing" : "an empty") store beside its log")
+            } catch {
+                let text = error.description
+                #expect(text.hasPrefix("\(file) \(missing ? "is missing" : "is empty (0 bytes)"), but its write-ahead log \(wal) holds \(logSize) bytes"), "\(text)")
+                #expect(text.contains("Nothing was opened or changed. Restore"))
+            }
+            // Both files are as they were: nothing was created, truncated or checkpointed.
+            #expect((try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) == logSize)
+            #expect(FileManager.default.fileExists(atPath: file) == !missing)
+            if !missing { #expect((try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) == 0) }
+        }
+        // An empty log beside an empty store is a new store, not a loss.
+        try Data().write(to: URL(fileURLWithPath: wal))
+        let (registry, _) = try Self.open(dir.path)
+        #expect(registry.all.isEmpty)
+    }
 }

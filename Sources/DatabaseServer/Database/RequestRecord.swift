@@ -48,11 +48,52 @@ public struct RequestRecord: Sendable {
         return "{" + members.joined(separator: ",") + "}"
     }
 
-    /// The record as a line of text.
+    /// The record as a line of text (and its reason on the lines after it, indented).
+    ///
+    /// Every field is written with its control characters escaped (``escaped(_:)``), so nothing
+    /// a client sends (a namespace, a path, a token's uid, a value quoted in a reason) can end
+    /// the line, start a line that looks like another record, or send the terminal an escape
+    /// sequence. A reason of several lines (a rules file's diagnostics) keeps them, each indented.
     public var text: String {
-        var line = "\(verdict == "allowed" ? "   " : verdict == "denied" ? "DENY" : "ERR ") \(method) \(namespace)\(path) (\(identity)) \(status) \(String(format: "%.1f", milliseconds)) ms"
-        if let reason { line += "\n     \(reason)" }
+        let fields = [method, namespace + path, identity].map(Self.escaped)
+        var line = "\(verdict == "allowed" ? "   " : verdict == "denied" ? "DENY" : "ERR ") \(fields[0]) \(fields[1]) (\(fields[2])) \(status) \(String(format: "%.1f", milliseconds)) ms"
+        if let reason {
+            for part in reason.split(separator: "\n", omittingEmptySubsequences: false) {
+                line += "\n     " + Self.escaped(String(part))
+            }
+        }
         return line
+    }
+
+    /// `text` with every control character written as an escape: `\n`, `\r`, `\t`, and `\u{XX}`
+    /// for the other C0 and C1 controls, DEL and the Unicode line and paragraph separators (a
+    /// backslash stays as it is: the escape keeps the log's lines whole, it is not meant to be
+    /// read back).
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if needsEscape(scalar) {
+                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
+        default: false
+        }
     }
 
     private func quoted(_ s: String) -> String { DataTextBridge.quoted(s) }

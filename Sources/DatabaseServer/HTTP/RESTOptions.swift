@@ -4,7 +4,10 @@ import DatabaseRules
 struct RESTOptions: Sendable {
     enum Print: Sendable { case compact, pretty, silent }
 
-    var namespace: String?
+    /// The namespace named by `ns`, checked (nil: none given, or empty).
+    var namespaceName: NamespaceName?
+    /// The checked namespace name's text (nil: none given).
+    var namespace: String? { namespaceName?.text }
     var credentials = Credentials()
     var print = Print.compact
     var shallow = false
@@ -30,7 +33,7 @@ struct RESTOptions: Sendable {
                 throw ServerError(.badRequest, "Query parameter '\(name)' is given more than once.")
             }
             switch name {
-            case "ns": namespace = value.isEmpty ? nil : value
+            case "ns": namespaceName = value.isEmpty ? nil : try NamespaceName(validating: value)
             case "auth", "access_token": if credentials.token == nil || name == "auth" { credentials.token = value }
             case "auth_variable_override": credentials.authOverride = value
             case "print":

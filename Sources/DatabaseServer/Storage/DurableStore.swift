@@ -88,6 +88,7 @@ public final class DurableStore: Sendable {
             throw StoreError("\(directory): cannot create the directory: \(error.localizedDescription)")
         }
         let file = URL(fileURLWithPath: directory).appendingPathComponent("rules-serve.sqlite").path
+        try checkNotOrphanedLog(file)
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .immediateError
@@ -346,6 +347,26 @@ public final class DurableStore: Sendable {
         } catch {
             throw StoreError("\(file): \(what) cannot be read: \(error.message)")
         }
+    }
+
+    /// Refuses a data file that is missing or empty while its write-ahead log holds data: SQLite
+    /// would open it as a new, empty database and discard the log, so the data would be silently
+    /// gone. (SQLite writes the header of a database file before its first commit, so a file of
+    /// ours that has a log is never empty.)
+    static func checkNotOrphanedLog(_ file: String) throws(StoreError) {
+        let log = file + "-wal"
+        let manager = FileManager.default
+        guard let logSize = (try? manager.attributesOfItem(atPath: log))?[.size] as? Int, logSize > 0 else { return }
+        let size = (try? manager.attributesOfItem(atPath: file))?[.size] as? Int
+        guard size == nil || size == 0 else { return }
+        let state = size == nil ? "is missing" : "is empty (0 bytes)"
+        throw StoreError(
+            """
+            \(file) \(state), but its write-ahead log \(log) holds \(logSize) bytes: the data file was \
+            truncated, replaced or deleted, and opening it would start an empty database and discard the \
+            log. Nothing was opened or changed. Restore \(file) from a backup (the log belongs with it), \
+            or, to start with no data, move both files out of the directory or use another --data directory.
+            """)
     }
 
     private static func describe(_ error: any Error, file: String) -> String {
