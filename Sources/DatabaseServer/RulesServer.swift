@@ -177,11 +177,11 @@ public final class RulesServer: Sendable {
         let shouldUpgrade: @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> = { request, channel, _ in
             guard let target = request.path, target == "/.ws" || target.hasPrefix("/.ws?") else { return .dontUpgrade }
             let parsed = try? RequestTarget(target)
-            let ns = parsed?.parameter("ns").flatMap { $0.isEmpty ? nil : $0 } ?? registry.defaultName
+            guard let name = try? registry.name(parsed?.parameter("ns")) else { return .dontUpgrade }
             let host = request.authority ?? "127.0.0.1"
             let session = "rules-serve-\(sessions.next())"
             let connection = WireConnection(
-                namespace: registry.namespace(ns), log: log, limits: limits, host: host, session: session, explainDenials: explain,
+                namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host, session: session, explainDenials: explain,
                 channel: channel)
             return .upgrade([:]) { inbound, outbound, _ in
                 await connection.run(inbound: inbound, outbound: outbound)

@@ -98,7 +98,6 @@ def test_a_namespace_cannot_forge_a_line_of_the_log():
         assert any("Invalid namespace" in line and "\\n" in line for line in lines), err
 
 
-@pytest.mark.xfail(strict=True, reason="passes once REST reads ask NamespaceRegistry.namespace(forReading:) (then remove this mark)")
 def test_reads_of_new_names_make_no_namespace(serve):
     server = serve(OPEN)
     for i in range(20):

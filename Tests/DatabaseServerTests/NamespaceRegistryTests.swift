@@ -9,11 +9,11 @@ import Testing
     static func name(_ text: String) -> NamespaceName { NamespaceName(text)! }
     static let anonymous = Identity.user(.null)
 
-    @Test func readsOfNewNamesRegisterNothing() throws {
+    @Test func readsOfNewNamesRegisterNothing() async throws {
         let registry = NamespaceRegistry(defaultName: "default", rules: .open, maxNamespaces: 3)
         for i in 0..<100 {
             let ns = registry.namespace(forReading: Self.name("probe-\(i)"))
-            #expect(try ns.read([], as: Self.anonymous, now: 0).node == nil)
+            #expect(try await ns.read([], as: Self.anonymous, now: 0).node == nil)
         }
         #expect(registry.all.isEmpty)
         #expect(registry.existing(Self.name("probe-0")) == nil)
@@ -22,10 +22,10 @@ import Testing
         #expect(registry.all.map(\.name) == ["db-0", "db-1", "db-2"])
     }
 
-    @Test func aWriteOverTheCapIsRefusedAndExistingNamespacesStillWork() throws {
+    @Test func aWriteOverTheCapIsRefusedAndExistingNamespacesStillWork() async throws {
         let registry = NamespaceRegistry(defaultName: "default", rules: .open, maxNamespaces: 2)
         let a = try registry.namespace(forWriting: Self.name("a"))
-        _ = try a.write(.set(path: "/x", value: 1), as: Self.anonymous, now: 0)
+        _ = try await a.write(.set(path: "/x", value: 1), as: Self.anonymous, now: 0)
         _ = try registry.namespace(forWriting: Self.name("b"))
         do {
             _ = try registry.namespace(forWriting: Self.name("c"))
@@ -44,23 +44,23 @@ import Testing
         #expect(registry.all.count == 3)
     }
 
-    @Test func aListenerOfANewNameSeesTheWriteThatMakesIt() throws {
+    @Test func aListenerOfANewNameSeesTheWriteThatMakesIt() async throws {
         let registry = NamespaceRegistry(defaultName: "default", rules: .open)
         let visitor = registry.namespace(forReading: Self.name("fresh"))
         let sink = RecordingSink()
-        _ = try visitor.listen(["room"], as: Self.anonymous, sink: sink, now: 0)
+        _ = try await visitor.listen(["room"], as: Self.anonymous, sink: sink, now: 0)
         // A second reader of the same name shares the visitor while it is held.
         #expect(registry.namespace(forReading: Self.name("fresh")) === visitor)
         #expect(registry.all.isEmpty)
         let written = try registry.namespace(forWriting: Self.name("fresh"))
         #expect(written === visitor)
-        _ = try written.write(.set(path: "/room", value: "hello"), as: Self.anonymous, now: 0)
+        _ = try await written.write(.set(path: "/room", value: "hello"), as: Self.anonymous, now: 0)
         #expect(sink.received.count == 1)
         #expect(registry.all.map(\.name) == ["fresh"])
         #expect(registry.existing(Self.name("fresh")) === visitor)
     }
 
-    @Test func aReleasedVisitorIsForgotten() throws {
+    @Test func aReleasedVisitorIsForgotten() async throws {
         let registry = NamespaceRegistry(defaultName: "default", rules: .open)
         weak var released: Namespace?
         do {
@@ -73,16 +73,16 @@ import Testing
         #expect(registry.all.isEmpty)
     }
 
-    @Test func visitorsInUseFollowTheServerRules() throws {
+    @Test func visitorsInUseFollowTheServerRules() async throws {
         let registry = NamespaceRegistry(defaultName: "default", rules: .open)
         let visitor = registry.namespace(forReading: Self.name("v"))
         let closed = NamespaceRules(ruleset: try Ruleset(source: #"{"rules": {".read": false}}"#), source: "", origin: .file("r.json"))
         #expect(registry.replaceDefaultRules(closed).isEmpty, "visitors are not reported as namespaces")
-        #expect(throws: ServerError.self) { try visitor.read([], as: Self.anonymous, now: 0) }
-        #expect(throws: ServerError.self) { try registry.namespace(forReading: Self.name("w")).read([], as: Self.anonymous, now: 0) }
+        await #expect(throws: ServerError.self) { try await visitor.read([], as: Self.anonymous, now: 0) }
+        await #expect(throws: ServerError.self) { try await registry.namespace(forReading: Self.name("w")).read([], as: Self.anonymous, now: 0) }
     }
 
-    @Test func aStoredNameThatIsNotANamespaceNameIsKeptWithAWarning() {
+    @Test func aStoredNameThatIsNotANamespaceNameIsKeptWithAWarning() async {
         var contents = DurableStore.Contents()
         contents.namespaces = ["good": Database(), "../x": Database()]
         let registry = NamespaceRegistry(defaultName: "default", rules: .open)

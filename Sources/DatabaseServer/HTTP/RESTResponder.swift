@@ -63,7 +63,11 @@ struct RESTResponder: HTTPResponder {
         let identity = try credentials.identity()
         record.identity = identity.description
         record.uid = identity.uid
-        let namespace = registry.namespace(options.namespace ?? registry.defaultName)
+        // A write (of data, a priority or rules) makes its namespace; a read never does.
+        let name: NamespaceName
+        if let given = options.namespaceName { name = given } else { name = try registry.name(nil) }
+        let writes: Set<HTTPRequest.Method> = [.put, .post, .patch, .delete]
+        let namespace = writes.contains(method) ? try registry.namespace(forWriting: name) : registry.namespace(forReading: name)
         record.namespace = namespace.name
         record.path = "/" + target.segments.joined(separator: "/")
 

@@ -9,7 +9,10 @@ import Synchronization
 /// ordered outbox. onDisconnect operations run when the socket closes.
 final class WireConnection: @unchecked Sendable {
     // State below is touched only by the task that reads the socket, except `closeReason`.
-    private let namespace: Namespace
+    /// The namespace it reads (a write registers it, if it is not yet: the same object).
+    private var namespace: Namespace
+    /// Where a write registers the namespace (nil: it is registered).
+    private let registry: NamespaceRegistry?
     private let log: RequestLog
     private let limits: ServerLimits
     private let host: String
@@ -26,9 +29,10 @@ final class WireConnection: @unchecked Sendable {
     /// The connection, closed when the client cannot keep up.
     private let channel: (any Channel)?
 
-    init(namespace: Namespace, log: RequestLog, limits: ServerLimits, host: String, session: String, explainDenials: Bool, channel: (any Channel)? = nil) {
+    init(namespace: Namespace, registry: NamespaceRegistry? = nil, log: RequestLog, limits: ServerLimits, host: String, session: String, explainDenials: Bool, channel: (any Channel)? = nil) {
         self.channel = channel
         self.namespace = namespace
+        self.registry = registry
         self.log = log
         self.limits = limits
         self.host = host
@@ -211,7 +215,7 @@ final class WireConnection: @unchecked Sendable {
             let value = try value(message, "d", at: keys)
             let condition = message.string("h").map { Namespace.Condition.ifHash($0) }
             if condition == nil, message.body["h"] != nil { throw WireFailure.malformed("h must be a string") }
-            let identity = identity
+            let identity = identity, namespace = try writable()
             switch try await serverCall({ () async throws(ServerError) in try await namespace.write(.set(path: Namespace.path(keys), value: value), as: identity, now: now, condition: condition) }) {
             case .committed(_, let durability):
                 self.durability = durability
@@ -221,7 +225,7 @@ final class WireConnection: @unchecked Sendable {
         case "m":
             let keys = try keys(message)
             let entries = try updateEntries(message, at: keys)
-            let identity = identity
+            let identity = identity, namespace = try writable()
             if case .committed(_, let durability) = try await serverCall({ () async throws(ServerError) in
                 try await namespace.write(.update(path: Namespace.path(keys), values: entries), as: identity, now: now)
             }) {
@@ -250,6 +254,14 @@ final class WireConnection: @unchecked Sendable {
         default:
             throw WireFailure.malformed("unknown action \"\(action)\"")
         }
+    }
+
+    /// The namespace, registered for a write (a visitor's first write makes it; refused when
+    /// the server holds as many namespaces as it may).
+    private func writable() throws(ServerError) -> Namespace {
+        guard let registry, let name = try? NamespaceName(validating: namespace.name) else { return namespace }
+        namespace = try registry.namespace(forWriting: name)
+        return namespace
     }
 
     private func serverCall<T>(_ body: () async throws(ServerError) -> T) async throws -> T {
@@ -307,14 +319,15 @@ final class WireConnection: @unchecked Sendable {
         listens = [:]
         let now = Date().millisecondsSince1970
         let identity = identity
-        let pipeline = RequestPipeline(log: log), namespace = namespace
+        let pipeline = RequestPipeline(log: log)
         for entry in onDisconnect {
             let record = RequestRecord(
                 transport: "ws", method: "onDisconnect", namespace: namespace.name, path: Namespace.path(entry.keys),
                 identity: identity.description, uid: identity.uid, verdict: "allowed", status: 0, reason: nil, milliseconds: 0, time: Date())
             // A denial or an error is in the log; nobody is left to answer.
             _ = try? await pipeline.run(record, status: { _ in 0 }, failureStatus: { _ in 0 }) { _ in
-                try await namespace.write(entry.operation, as: identity, now: now)
+                let namespace = try writable()
+                return try await namespace.write(entry.operation, as: identity, now: now)
             }
         }
         onDisconnect = []
