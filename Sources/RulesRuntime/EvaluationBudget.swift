@@ -5,7 +5,8 @@
 /// What costs a step:
 /// - each VM instruction executed, and each rule evaluated (a constant rule too);
 /// - one more per 64 bytes of the string that `contains`, `beginsWith`, `endsWith`, `replace`,
-///   `toLowerCase` or `toUpperCase` scans, and that `+` joins;
+///   `toLowerCase` or `toUpperCase` scans, of each string operand of `+` and the comparisons,
+///   and of a path given to `child()` or `hasChild()`;
 /// - a `matches()` call costs the match limits of its tries (see
 ///   `CompiledRegex.matches(_:steps:)`): at least 100 steps, at most about ten times the
 ///   PCRE2 backtracking steps the match took, and at most the 1,000,000-step match limit

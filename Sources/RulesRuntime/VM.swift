@@ -247,6 +247,7 @@ public struct VM: Sendable {
                 guard case .string(let path) = p else {
                     return fail("\(Self.methodName(ins.opcode))() expects a string argument, got \(p.typeName).", pc, rs)
                 }
+                steps &-= path.utf8.count >> 6
                 let c = snaps.addDescendant(of: si, path: path)
                 result = ins.opcode == .child ? .snapshot(c) : .bool(snaps.exists(c))
             case .hasChildren:
@@ -321,8 +322,9 @@ public struct VM: Sendable {
                 }
             case .add, .subtract, .multiply, .divide, .remainder, .less, .lessOrEqual, .greater, .greaterOrEqual, .equal, .notEqual:
                 guard let r = stack.pop(), let l = stack.pop() else { return underflow(pc, rs) }
-                if ins.opcode == .add, case .string(let ls) = l { steps &-= ls.utf8.count >> 6 }
-                if ins.opcode == .add, case .string(let rstr) = r { steps &-= rstr.utf8.count >> 6 }
+                // Joining or comparing long strings costs in proportion to their length.
+                if case .string(let ls) = l { steps &-= ls.utf8.count >> 6 }
+                if case .string(let rstr) = r { steps &-= rstr.utf8.count >> 6 }
                 switch Operators.binary(ins.opcode, l, r) {
                 case .success(let v): result = v
                 case .failure(let e): return fail(e.message, pc, rs)
