@@ -721,8 +721,10 @@ struct Evaluator<T: Tracer> {
             outcome = .value(signedIn == (rule.authCheck == 1))
         } else {
             outcome = vm.run(code: rule.codeStart..<rule.codeEnd, in: ruleset, tables: tables, context: context, snapshots: &snaps, tracer: &tracer)
-            if vm.remainingSteps < 0, case .error(let e) = outcome {
-                return budgetRanOut(ruleIndex, data: data, newData: newData, at: e.range)
+            // Also when the rule's last instruction overspent (its result then does not count).
+            if vm.remainingSteps < 0 {
+                if case .error(let e) = outcome { return budgetRanOut(ruleIndex, data: data, newData: newData, at: e.range) }
+                return budgetRanOut(ruleIndex, data: data, newData: newData, at: nil)
             }
         }
         if T.self != NoTracer.self { tracer.ruleEvaluated(ruleIndex, outcome: outcome) }
