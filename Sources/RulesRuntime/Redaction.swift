@@ -25,6 +25,8 @@ struct Redaction {
     let tables: EngineTables
     let auth: AuthValue
     let now: Double
+    /// The budget of each read decision that finds out whether a path may be read.
+    let budget: EvaluationBudget
     /// The new tree's root entry in the snapshot table (-1 for a read).
     var newRoot: Int32 = -1
     /// The written paths, and whether the value written there reads what is stored.
@@ -32,8 +34,9 @@ struct Redaction {
     /// Whether the caller may read each path asked about so far.
     private var readable: [[String]: Bool] = [:]
 
-    init(oldRoot: DataNode?, ruleset: CompiledRuleset, tables: EngineTables, auth: AuthValue, now: Double) {
+    init(oldRoot: DataNode?, ruleset: CompiledRuleset, tables: EngineTables, auth: AuthValue, now: Double, budget: EvaluationBudget) {
         self.oldRoot = oldRoot
+        self.budget = budget
         self.ruleset = ruleset
         self.tables = tables
         self.auth = auth
@@ -101,6 +104,8 @@ struct Redaction {
     private mutating func canRead(_ keys: [String]) -> Bool {
         if let known = readable[keys] { return known }
         var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: NoTracer(), explain: false)
+        e.budget = budget
+        // A read the budget cannot decide is denied: the path is then treated as unreadable.
         let answer = e.decide(.read(path: DataPath(keys: keys).description), oldRoot).allowed
         readable[keys] = answer
         return answer

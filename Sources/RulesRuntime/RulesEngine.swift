@@ -40,8 +40,7 @@ public struct RulesEngine: Sendable {
         if explain {
             var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: RecordingTracer(), explain: true)
             e.budget = budget
-            e.limits = explanationLimits
-            e.redact = redactUnreadable
+            e.recording = ExplanationRecording(limits: explanationLimits, redact: redactUnreadable)
             return e.decide(operation, root)
         }
         var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: NoTracer(), explain: false)
@@ -59,8 +58,7 @@ public struct RulesEngine: Sendable {
             scratch.evaluator = Evaluator(ruleset: ruleset, tables: tables, auth: .null, now: 0, tracer: NoTracer(), explain: false)
             scratch.engine = ObjectIdentifier(tables)
         }
-        scratch.evaluator!.budget = budget
-        return scratch.evaluator!.decideAndClear(operation, root, auth: auth, now: now)
+        return scratch.evaluator!.decideAndClear(operation, root, auth: auth, now: now, budget: budget)
     }
 
     /// Decides an operation with the caller's tracer, which sees every sub-expression value (for
@@ -72,7 +70,7 @@ public struct RulesEngine: Sendable {
     ) -> Decision {
         var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: tracer, explain: explain)
         e.budget = budget
-        e.limits = explanationLimits
+        if explain { e.recording = ExplanationRecording(limits: explanationLimits, redact: false) }
         let decision = e.decide(operation, root)
         tracer = e.tracer
         return decision
@@ -139,17 +137,12 @@ struct Evaluator<T: Tracer> {
     var exhaustion: String?
     /// The number of the evaluation during which the budget ran out (see `evaluationCount`).
     var exhaustedEvaluation = -1
-    /// When explaining: how much is recorded, the evaluations so far (kept in `log` or not), the
-    /// bytes of value text kept, and the last evaluation not kept (recorded in full only if it
-    /// turns out to decide).
-    var limits = ExplanationLimits.default
-    var evaluationCount = 0
-    var recordedBytes = 0
-    var omittedEvaluations = 0
-    var pending: PendingEvaluation?
-    /// When explaining for the caller: redact what the caller may not read (see `Redaction`).
-    var redact = false
-    var redaction: Redaction?
+    /// When explaining: the limits, counts and redaction of the explanation (nil otherwise).
+    var recording: ExplanationRecording?
+    /// The evaluations made so far when explaining (kept in `log` or not).
+    var evaluationCount: Int { recording?.evaluationCount ?? 0 }
+    /// The redaction of a redacted explanation.
+    var redaction: Redaction? { recording?.redaction }
     /// Whether the operation was denied before the budget ran out (the denial then stands).
     var deniedBeforeExhaustion = false
     /// The depth of the read rule being evaluated (-1 for a write), for the budget's reason.
@@ -173,9 +166,10 @@ struct Evaluator<T: Tracer> {
     /// Decides with this evaluator's storage kept from an earlier decision, then drops every
     /// reference into data trees and the user (snapshots, stack values, `auth`) while keeping
     /// the capacity, so a scratch kept between requests holds no old trees alive.
-    mutating func decideAndClear(_ op: DatabaseOperation, _ root: DataNode?, auth: AuthValue, now: Double) -> Decision {
+    mutating func decideAndClear(_ op: DatabaseOperation, _ root: DataNode?, auth: AuthValue, now: Double, budget: EvaluationBudget) -> Decision {
         context.auth = auth
         context.now = now
+        self.budget = budget
         let decision = decide(op, root)
         context.auth = .null
         vm.beginDecision()
@@ -202,8 +196,11 @@ struct Evaluator<T: Tracer> {
         exhaustion = nil
         deniedBeforeExhaustion = false
         readDepth = -1
-        if redact && explain {
-            redaction = Redaction(oldRoot: root, ruleset: ruleset, tables: tables, auth: context.auth, now: now)
+        if explain {
+            if recording == nil { recording = ExplanationRecording(limits: .default, redact: false) }
+            if recording!.redact {
+                recording!.redaction = Redaction(oldRoot: root, ruleset: ruleset, tables: tables, auth: context.auth, now: now, budget: budget)
+            }
         }
         // `now` is the value of `now` and of server timestamps; a clock that is not a number
         // would store NaN or infinity, which no client can write. Fail closed.
@@ -460,9 +457,9 @@ struct Evaluator<T: Tracer> {
         snaps.reset()
         rootEntry = snaps.addRoot(oldRoot)
         let newRootEntry = overlaid ? snaps.addOverlayRoot() : snaps.addRoot(newRoot)
-        if redaction != nil {
-            redaction!.newRoot = newRootEntry
-            redaction!.written = entries.map { ($0.0, $0.1.readsExisting) }
+        if let recording, recording.redaction != nil {
+            recording.redaction!.newRoot = newRootEntry
+            recording.redaction!.written = entries.map { ($0.0, $0.1.readsExisting) }
         }
         var denial: DenialReason?
         // The entries whose ancestors have been validated: an ancestor shared with one of them
@@ -751,35 +748,25 @@ struct Evaluator<T: Tracer> {
         return outcome
     }
 
-    /// An evaluation as the tracer saw it, recorded in full (``build(_:)``) only when it is
-    /// kept: within ``ExplanationLimits``, or because it decides.
-    struct PendingEvaluation {
-        var id: Int
-        var rule: Int
-        var outcome: RuleOutcome
-        var dataEntry: Int32
-        var wildcardKeys: [String]
-        var recorded: [Int32: String]
-        var stored: [Int32: DataNode?]
-        var snapshots: [Int32: Int32]
-    }
+    typealias PendingEvaluation = ExplanationRecording.Pending
 
     private mutating func record(_ ruleIndex: Int, _ outcome: RuleOutcome, _ dataEntry: Int32) {
         let stored = tracer.takeStored()
         let snapshots = tracer.takeSnapshotEntries()
         let recorded = tracer.take()
+        guard let recording else { return }
         let evaluation = PendingEvaluation(
-            id: evaluationCount, rule: ruleIndex, outcome: outcome, dataEntry: dataEntry, wildcardKeys: wildcardKeys,
+            id: recording.evaluationCount, rule: ruleIndex, outcome: outcome, dataEntry: dataEntry, wildcardKeys: wildcardKeys,
             recorded: recorded, stored: stored, snapshots: snapshots)
-        evaluationCount += 1
-        if log.count < limits.maxEvaluations && recordedBytes < limits.maxValueBytes {
+        recording.evaluationCount += 1
+        if log.count < recording.limits.maxEvaluations && recording.recordedBytes < recording.limits.maxValueBytes {
             let built = build(evaluation)
-            recordedBytes += built.valueBytes
+            recording.recordedBytes += built.valueBytes
             log.append(built)
         } else {
             // Kept aside until the next evaluation, in case it decides.
-            pending = evaluation
-            omittedEvaluations += 1
+            recording.pending = evaluation
+            recording.omittedEvaluations += 1
         }
     }
 
@@ -788,9 +775,9 @@ struct Evaluator<T: Tracer> {
     private mutating func logIndex(ofEvaluation id: Int?) -> Int? {
         guard explain, let id, id >= 0 else { return nil }
         if let last = log.last, last.id == id { return log.count - 1 }
-        if let p = pending, p.id == id {
-            pending = nil
-            omittedEvaluations -= 1
+        if let recording, let p = recording.pending, p.id == id {
+            recording.pending = nil
+            recording.omittedEvaluations -= 1
             log.append(build(p))
             return log.count - 1
         }
@@ -822,8 +809,8 @@ struct Evaluator<T: Tracer> {
             var nodes: [Expression] = []
             Self.collect(expr.root, into: &nodes)
             var taint: Redaction.Analysis?
-            if redaction != nil {
-                let analysis = redaction!.analyze(expr.root, recorded: p.recorded, snapshots: p.snapshots, snaps: snaps)
+            if let recording, recording.redaction != nil {
+                let analysis = recording.redaction!.analyze(expr.root, recorded: p.recorded, snapshots: p.snapshots, snaps: snaps)
                 recorded = analysis.redacted(p.recorded, snaps: snaps)
                 for id in analysis.tainted { stored[id] = nil }
                 readsUnreadable = analysis.readsUnreadable
@@ -1038,7 +1025,7 @@ struct Evaluator<T: Tracer> {
         let allowed = allowed && !exhausted
         if !explain { return Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: nil, exhausted: exhausted) }
         var explanation = Explanation(operation: title(), allowed: allowed, rejection: nil, evaluations: log)
-        explanation.omittedEvaluations = omittedEvaluations
+        explanation.omittedEvaluations = recording?.omittedEvaluations ?? 0
         if !allowed || decisive.map({ log.indices.contains($0) && log[$0].outcome.isTrue }) == true {
             explanation.decisiveIndex = decisive
         }
@@ -1048,7 +1035,7 @@ struct Evaluator<T: Tracer> {
 
     private mutating func reject(_ title: @autoclosure () -> String, _ root: DataNode?, _ why: String) -> Decision {
         var explanation = explain ? Explanation(operation: title(), allowed: false, rejection: why, evaluations: log) : nil
-        explanation?.omittedEvaluations = omittedEvaluations
+        explanation?.omittedEvaluations = recording?.omittedEvaluations ?? 0
         if redaction != nil { explanation?.redact(denied: true) }
         return Decision(allowed: false, newRoot: root, reason: why, explanation: explanation, isRejected: true)
     }
