@@ -9,16 +9,23 @@ public struct Explanation: Sendable {
     public var operation: String
     /// True when allowed.
     public var allowed: Bool
+    // Stored here, next to `allowed`, where they fit in its padding: a decision (which holds
+    // its explanation inline) stays as small as it was, and is copied as cheaply.
+    private var omitted: Int32 = 0
+    /// Whether values the caller may not read are withheld (shown as ``unreadable``).
+    public private(set) var isRedacted = false
     /// A reason given before any rule ran (an invalid path, overlapping update paths), if any.
     public var rejection: String?
     /// The evaluations, in order.
     public var evaluations: [RuleEvaluation]
     /// The index in ``evaluations`` of the evaluation that decided, when the engine knows it.
     public var decisiveIndex: Int?
-    /// How many rule evaluations were made but not recorded (past ``ExplanationLimits``).
-    public var omittedEvaluations = 0
-    /// Whether values the caller may not read are withheld (shown as ``unreadable``).
-    public private(set) var isRedacted = false
+    /// How many rule evaluations were made but not recorded (past ``ExplanationLimits``; at
+    /// most `Int32.max`).
+    public var omittedEvaluations: Int {
+        get { Int(omitted) }
+        set { omitted = Int32(clamping: newValue) }
+    }
 
     /// What a redacted explanation shows in place of a value the caller may not read.
     public static let unreadable = "<unreadable>"

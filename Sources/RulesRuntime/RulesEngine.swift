@@ -196,12 +196,7 @@ struct Evaluator<T: Tracer> {
         exhaustion = nil
         deniedBeforeExhaustion = false
         readDepth = -1
-        if explain {
-            if recording == nil { recording = ExplanationRecording(limits: .default, redact: false) }
-            if recording!.redact {
-                recording!.redaction = Redaction(oldRoot: root, ruleset: ruleset, tables: tables, auth: context.auth, now: now, budget: budget)
-            }
-        }
+        if explain { beginExplaining(root) }
         // `now` is the value of `now` and of server timestamps; a clock that is not a number
         // would store NaN or infinity, which no client can write. Fail closed.
         if let defect = ruleset.defect {
@@ -729,9 +724,20 @@ struct Evaluator<T: Tracer> {
         return outcome
     }
 
+    /// Makes what an explained decision records (kept out of ``decide(_:_:)``, which every plain
+    /// decision runs).
+    @inline(never)
+    private mutating func beginExplaining(_ root: DataNode?) {
+        if recording == nil { recording = ExplanationRecording(limits: .default, redact: false) }
+        if recording!.redact {
+            recording!.redaction = Redaction(oldRoot: root, ruleset: ruleset, tables: tables, auth: context.auth, now: now, budget: budget)
+        }
+    }
+
     /// The budget ran out while evaluating rule `ruleIndex` (at `range` in its code, or before
     /// it started): the reason is written, and the evaluation fails (and is recorded, when
     /// explaining, as the one that decides).
+    @inline(never)
     private mutating func budgetRanOut(_ ruleIndex: Int32, data: Int32, newData: Int32, at range: SourceRange?) -> RuleOutcome {
         let rule = ruleset.rules[Int(ruleIndex)]
         let file = ruleset.file
@@ -772,6 +778,7 @@ struct Evaluator<T: Tracer> {
 
     /// The index in `log` of evaluation number `id` (see `evaluationCount`), recording it first
     /// if it is the last evaluation and was not kept; nil when not explaining.
+    @inline(never)
     private mutating func logIndex(ofEvaluation id: Int?) -> Int? {
         guard explain, let id, id >= 0 else { return nil }
         if let last = log.last, last.id == id { return log.count - 1 }
@@ -1015,22 +1022,31 @@ struct Evaluator<T: Tracer> {
     /// A budget that ran out decides, unless the operation was denied before it did (as the
     /// decision without an explanation stops there); `root` is then the tree before a write
     /// (a write is not allowed once the budget has run out).
+    // Inlined, so that a plain decision never materializes the title's closure.
+    @inline(__always)
     private mutating func finish(_ title: @autoclosure () -> String, _ allowed: Bool, _ root: DataNode?, _ reason: DenialReason?) -> Decision {
-        var reason = reason
-        let exhausted = exhaustion != nil && !deniedBeforeExhaustion
-        if exhausted {
-            reason = .text(exhaustion!)
-            if explain { decisive = logIndex(ofEvaluation: exhaustedEvaluation) }
-        }
-        let allowed = allowed && !exhausted
-        if !explain { return Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: nil, exhausted: exhausted) }
+        if exhaustion != nil && !deniedBeforeExhaustion { return finishExhausted(title(), root) }
+        if !explain { return Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: nil) }
         var explanation = Explanation(operation: title(), allowed: allowed, rejection: nil, evaluations: log)
         explanation.omittedEvaluations = recording?.omittedEvaluations ?? 0
         if !allowed || decisive.map({ log.indices.contains($0) && log[$0].outcome.isTrue }) == true {
             explanation.decisiveIndex = decisive
         }
         if redaction != nil { explanation.redact(denied: !allowed) }
-        return Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: explanation, exhausted: exhausted)
+        return Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: explanation)
+    }
+
+    /// ``finish(_:_:_:_:)`` for a decision whose budget ran out: denied, for that reason.
+    @inline(never)
+    private mutating func finishExhausted(_ title: String, _ root: DataNode?) -> Decision {
+        let reason = DenialReason.text(exhaustion ?? "evaluation budget exhausted")
+        guard explain else { return Decision(allowed: false, newRoot: root, denial: reason, explanation: nil, exhausted: true) }
+        decisive = logIndex(ofEvaluation: exhaustedEvaluation)
+        var explanation = Explanation(operation: title, allowed: false, rejection: nil, evaluations: log)
+        explanation.omittedEvaluations = recording?.omittedEvaluations ?? 0
+        explanation.decisiveIndex = decisive
+        if redaction != nil { explanation.redact(denied: true) }
+        return Decision(allowed: false, newRoot: root, denial: reason, explanation: explanation, exhausted: true)
     }
 
     private mutating func reject(_ title: @autoclosure () -> String, _ root: DataNode?, _ why: String) -> Decision {
