@@ -13,7 +13,21 @@ import RulesCompiler
 public struct Ruleset: Sendable {
     /// The compiled form (bytecode, rule tree, source file).
     public let compiled: CompiledRuleset
-    private let engine: RulesEngine
+    private var engine: RulesEngine
+
+    /// The work one decision may do (``EvaluationBudget/default`` unless set): a decision that
+    /// runs out is denied, with a reason naming the rule and the data path
+    /// (``Decision/isBudgetExhausted``).
+    public var budget: EvaluationBudget {
+        get { engine.budget }
+        set { engine.budget = newValue }
+    }
+
+    /// How much an explanation records (``ExplanationLimits/default`` unless set).
+    public var explanationLimits: ExplanationLimits {
+        get { engine.explanationLimits }
+        set { engine.explanationLimits = newValue }
+    }
 
     /// Warnings found while compiling (errors make compilation throw).
     public var warnings: [Diagnostic] { compiled.diagnostics }
@@ -85,9 +99,18 @@ public struct Ruleset: Sendable {
     ///   - auth: the caller (`AuthValue.null` when signed out; see `AuthValue.user(uid:provider:claims:)`).
     ///   - now: the server time in ms since the epoch (defaults to the current time); also the value
     ///     of `{".sv": "timestamp"}`.
-    ///   - explain: record every rule evaluated (costs nothing when false).
-    public func decide(_ operation: DatabaseOperation, on database: Database, auth: AuthValue = .null, now: Double? = nil, explain: Bool = false) -> Decision {
+    ///   - explain: record every rule evaluated (costs nothing when false), within
+    ///     ``explanationLimits``.
+    ///   - redactUnreadable: with `explain`, make the explanation safe to show to the caller:
+    ///     every value derived from data that `auth` may not read (by these rules' `.read`, on
+    ///     `database`) is shown as `<unreadable>`, and evaluations that would tell what such data
+    ///     holds are left out. Leave it false for the administrator and for logs. The decision
+    ///     is the same either way.
+    public func decide(
+        _ operation: DatabaseOperation, on database: Database, auth: AuthValue = .null, now: Double? = nil, explain: Bool = false,
+        redactUnreadable: Bool = false
+    ) -> Decision {
         let time = now ?? (Date().timeIntervalSince1970 * 1000).rounded(.down)
-        return engine.decide(operation, on: database.root, auth: auth, now: time, explain: explain)
+        return engine.decide(operation, on: database.root, auth: auth, now: time, explain: explain, redactUnreadable: redactUnreadable)
     }
 }

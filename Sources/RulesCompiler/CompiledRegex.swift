@@ -34,6 +34,14 @@ public final class CompiledRegex: @unchecked Sendable {
     public let caseInsensitive: Bool
     /// Whether the JIT compiled the pattern; otherwise the interpreter runs it.
     public let isJITCompiled: Bool
+    /// The most backtracking steps one match may take.
+    public let matchLimit: UInt32
+    /// Match contexts with smaller match limits (×10 from ``firstTryLimit``, below
+    /// ``matchLimit``), for the tries of ``matches(_:steps:)``; read-only after `init`.
+    private let tryContexts: [(limit: Int, context: OpaquePointer)]
+
+    /// The match limit of the first try of ``matches(_:steps:)``.
+    public static let firstTryLimit = 100
 
     /// Compiles a Firebase pattern.
     ///
@@ -79,6 +87,16 @@ public final class CompiledRegex: @unchecked Sendable {
         }
         pcre2_set_match_limit_8(context, matchLimit)
         pcre2_set_depth_limit_8(context, depthLimit)
+        var tries: [(limit: Int, context: OpaquePointer)] = []
+        var limit = Self.firstTryLimit
+        while limit < Int(matchLimit), let smaller = pcre2_match_context_copy_8(context) {
+            pcre2_set_match_limit_8(smaller, UInt32(limit))
+            tries.append((limit, smaller))
+            limit *= 10
+        }
+        tries.append((Int(matchLimit), context))
+        self.tryContexts = tries
+        self.matchLimit = matchLimit
         // The JIT must finish before the object is shared. It can fail (no JIT support, W^X
         // policies); the interpreter then runs the same code.
         self.isJITCompiled = useJIT && PCRE2Info.jitAvailable && pcre2_jit_compile_8(compiled, PCRE2_JIT_COMPLETE) == 0
@@ -90,6 +108,7 @@ public final class CompiledRegex: @unchecked Sendable {
     }
 
     deinit {
+        for t in tryContexts.dropLast() { pcre2_match_context_free_8(t.context) }
         pcre2_match_context_free_8(matchContext)
         pcre2_code_free_8(code)
     }
@@ -119,19 +138,50 @@ public final class CompiledRegex: @unchecked Sendable {
         return try matches(subject, buffer: buffer)
     }
 
-    private func run(_ bytes: UnsafeBufferPointer<UInt8>, _ data: OpaquePointer) -> Int32 {
+    /// Whether the pattern occurs anywhere in `subject`, paid for from a budget of `steps`:
+    /// nil (and `steps` below zero) when the budget cannot pay for the match.
+    ///
+    /// PCRE2 does not say how many steps a match took, so the match is tried with growing
+    /// match limits (``firstTryLimit``, then ×10 up to ``matchLimit``), and each try costs its
+    /// limit whether or not it needs all of it: a match costs at most about ten times the steps
+    /// it took (at least ``firstTryLimit``), and never more than ``matchLimit`` plus its smaller
+    /// tries. A try that the budget cannot pay for in full is not made.
+    ///
+    /// - Throws: ``RegexMatchError`` when ``matchLimit`` (or the depth limit) stops the match, or
+    ///   PCRE2 reports another failure.
+    public func matches(_ subject: String, steps: inout Int) throws(RegexMatchError) -> Bool? {
+        let buffer = MatchBuffer()
+        guard let data = buffer.data else { throw RegexMatchError(code: PCRE2_ERROR_NOMEMORY) }
+        var native = subject
+        for (index, attempt) in tryContexts.enumerated() {
+            guard steps >= attempt.limit else {
+                steps = -1
+                return nil
+            }
+            steps -= attempt.limit
+            let rc = native.withUTF8 { run($0, data, attempt.context) }
+            if rc >= 0 { return true }
+            if rc == PCRE2_ERROR_NOMATCH { return false }
+            if rc == PCRE2_ERROR_MATCHLIMIT && index < tryContexts.count - 1 { continue }
+            throw RegexMatchError(code: rc)
+        }
+        throw RegexMatchError(code: PCRE2_ERROR_MATCHLIMIT)
+    }
+
+    private func run(_ bytes: UnsafeBufferPointer<UInt8>, _ data: OpaquePointer, _ context: OpaquePointer? = nil) -> Int32 {
+        let context = context ?? matchContext
         guard let base = bytes.baseAddress else {
             // An empty subject may come without an address; give PCRE2 a real one.
             var empty: UInt8 = 0
-            return withUnsafePointer(to: &empty) { search($0, 0, data) }
+            return withUnsafePointer(to: &empty) { search($0, 0, data, context) }
         }
-        return search(base, bytes.count, data)
+        return search(base, bytes.count, data, context)
     }
 
-    private func search(_ base: UnsafePointer<UInt8>, _ count: Int, _ data: OpaquePointer) -> Int32 {
-        let rc = pcre2_match_8(code, base, count, 0, PCRE2_NO_UTF_CHECK, data, matchContext)
+    private func search(_ base: UnsafePointer<UInt8>, _ count: Int, _ data: OpaquePointer, _ context: OpaquePointer) -> Int32 {
+        let rc = pcre2_match_8(code, base, count, 0, PCRE2_NO_UTF_CHECK, data, context)
         guard rc == PCRE2_ERROR_JIT_STACKLIMIT else { return rc }
         // The interpreter keeps its backtracking state on the heap, bounded by the depth limit.
-        return pcre2_match_8(code, base, count, 0, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, data, matchContext)
+        return pcre2_match_8(code, base, count, 0, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, data, context)
     }
 }

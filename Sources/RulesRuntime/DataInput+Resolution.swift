@@ -37,6 +37,30 @@ extension DataInput {
         }
     }
 
+    /// Why writing this value where `existing` is stored now must be refused, or nil: an
+    /// increment whose sum is not a finite number (JSON has no infinity, so it could be neither
+    /// read back nor stored). The stored number is not named: the caller may not be allowed to
+    /// read it.
+    public func overflow(existing: DataNode?, at keys: [String]) -> String? {
+        switch self {
+        case .null, .primitive, .serverValue(.timestamp):
+            return nil
+        case .serverValue(.increment(let n)):
+            guard case .number(let old)? = existing?.value, !(old + n).isFinite else { return nil }
+            return "increment at \(DataText.shownPath(keys)) would overflow: adding \(JSNumberFormatter.string(n)) to the stored number does not give a finite number."
+        case .object(let members):
+            var path = keys
+            for (key, value) in Self.normalized(members) where value.readsExisting {
+                path.append(key)
+                if let problem = value.overflow(existing: existing?.child(key), at: path) { return problem }
+                path.removeLast()
+            }
+            return nil
+        case .withPriority(let value, _):
+            return value.overflow(existing: existing, at: keys)
+        }
+    }
+
     /// Whether resolving this value reads what is stored now: only an increment does.
     var readsExisting: Bool {
         switch self {

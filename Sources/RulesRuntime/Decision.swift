@@ -17,6 +17,9 @@ public struct Decision: Sendable {
     /// invalid (a bad path or key, overlapping update paths, data too deep or too large): a
     /// server answers it as a bad request, not as a permission denial. ``reason`` says why.
     public let isRejected: Bool
+    /// True when the operation was denied because the decision ran out of its
+    /// ``EvaluationBudget``; ``reason`` names the rule and the data path where it did.
+    public private(set) var isBudgetExhausted = false
 
     /// Creates a decision.
     public init(allowed: Bool, newRoot: DataNode?, reason: String?, explanation: Explanation?, isRejected: Bool = false) {
@@ -27,11 +30,12 @@ public struct Decision: Sendable {
         self.isRejected = isRejected
     }
 
-    init(allowed: Bool, newRoot: DataNode?, denial: DenialReason?, explanation: Explanation?) {
+    init(allowed: Bool, newRoot: DataNode?, denial: DenialReason?, explanation: Explanation?, exhausted: Bool = false) {
         self.allowed = allowed
         self.newRoot = newRoot
         self.denial = denial
         self.explanation = explanation
         self.isRejected = false
+        self.isBudgetExhausted = exhausted
     }
 }

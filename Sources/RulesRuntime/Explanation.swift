@@ -9,12 +9,26 @@ public struct Explanation: Sendable {
     public var operation: String
     /// True when allowed.
     public var allowed: Bool
+    // Stored here, next to `allowed`, where they fit in its padding: a decision (which holds
+    // its explanation inline) stays as small as it was, and is copied as cheaply.
+    private var omitted: Int32 = 0
+    /// Whether values the caller may not read are withheld (shown as ``unreadable``).
+    public private(set) var isRedacted = false
     /// A reason given before any rule ran (an invalid path, overlapping update paths), if any.
     public var rejection: String?
     /// The evaluations, in order.
     public var evaluations: [RuleEvaluation]
     /// The index in ``evaluations`` of the evaluation that decided, when the engine knows it.
     public var decisiveIndex: Int?
+    /// How many rule evaluations were made but not recorded (past ``ExplanationLimits``; at
+    /// most `Int32.max`).
+    public var omittedEvaluations: Int {
+        get { Int(omitted) }
+        set { omitted = Int32(clamping: newValue) }
+    }
+
+    /// What a redacted explanation shows in place of a value the caller may not read.
+    public static let unreadable = "<unreadable>"
 
     /// Creates an explanation.
     public init(operation: String, allowed: Bool, rejection: String?, evaluations: [RuleEvaluation]) {
@@ -107,7 +121,49 @@ public struct Explanation: Sendable {
             if !e.source.isEmpty { out += "      " + e.source + "\n" }
             for v in e.values { out += "        \(v.text) = \(v.value)\n" }
         }
+        if omittedEvaluations > 0 {
+            let n = omittedEvaluations
+            out += "  … and \(Self.grouped(n)) more \(n == 1 ? "evaluation" : "evaluations") not recorded\n"
+        }
         return out
+    }
+
+    /// `49,990`.
+    static func grouped(_ n: Int) -> String {
+        let digits = Array(String(n))
+        var out = ""
+        for (i, d) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 && d != "-" && digits[i - 1] != "-" { out.append(",") }
+            out.append(d)
+        }
+        return out
+    }
+
+    /// Leaves out what a caller should not learn from an explanation of their own request (its
+    /// values are already withheld by the engine): every evaluation of a rule that read data
+    /// the caller may not read, except the one that decided a denial (which the denial's reason
+    /// names anyway), and, for a denial, every evaluation after the deciding one (made only
+    /// because explaining evaluates every rule; their results could tell what the rules read).
+    mutating func redact(denied: Bool) {
+        isRedacted = true
+        var kept: [RuleEvaluation] = []
+        var newDecisive: Int?
+        var omittedBefore = omittedEvaluations
+        for (i, e) in evaluations.enumerated() {
+            if denied, let d = decisiveIndex, i > d { break }
+            if i == decisiveIndex && denied {
+                newDecisive = kept.count
+                kept.append(e)
+                // Evaluations not recorded before the deciding one.
+                omittedBefore = e.id - i
+            } else if !e.readsUnreadable {
+                if i == decisiveIndex { newDecisive = kept.count }
+                kept.append(e)
+            }
+        }
+        evaluations = kept
+        decisiveIndex = newDecisive
+        omittedEvaluations = omittedBefore
     }
 }
 
@@ -149,6 +205,17 @@ public struct RuleEvaluation: Sendable, Identifiable {
     /// The line of the rules file with the part that made a false rule false (or the runtime
     /// error), for carets under it.
     public var excerpt: SourceExcerpt? = nil
+    /// Whether the rule read data the caller may not read (known only for a redacted
+    /// explanation).
+    var readsUnreadable = false
+
+    /// The bytes of the value texts recorded for this evaluation (see ``ExplanationLimits``).
+    var valueBytes: Int {
+        var n = (decidingValue?.utf8.count ?? 0) + (falseDetail?.utf8.count ?? 0)
+        for v in values { n += v.text.utf8.count + v.value.utf8.count }
+        for b in bindings { n += b.name.utf8.count + b.value.utf8.count }
+        return n
+    }
 
     /// `file:line:col`.
     public var position: String { "\(file):\(location.line):\(location.column)" }

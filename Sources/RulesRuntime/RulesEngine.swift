@@ -14,6 +14,12 @@ public struct RulesEngine: Sendable {
     /// Flat copies of the node and rule facts the hot loops read.
     let tables: EngineTables
 
+    /// The work one decision may do (``EvaluationBudget/default`` unless set).
+    public var budget: EvaluationBudget = .default
+
+    /// How much an explanation records (``ExplanationLimits/default`` unless set).
+    public var explanationLimits: ExplanationLimits = .default
+
     /// Creates an engine for a ruleset.
     public init(ruleset: CompiledRuleset) {
         self.ruleset = ruleset
@@ -21,12 +27,24 @@ public struct RulesEngine: Sendable {
     }
 
     /// Decides an operation on the tree `root` for the user `auth` at time `now` (ms).
-    public func decide(_ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, explain: Bool = false) -> Decision {
+    ///
+    /// With `redactUnreadable` (and `explain`), the explanation is safe to show to the caller:
+    /// every value in it that was derived from data the caller may not read (by the same rules'
+    /// `.read`, for `auth`, on `root`) is shown as `<unreadable>`, and it leaves out what the
+    /// fast decision would not have revealed (see ``Explanation`` and `docs/decisions.md`).
+    /// The decision itself is the same either way.
+    public func decide(
+        _ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, explain: Bool = false,
+        redactUnreadable: Bool = false
+    ) -> Decision {
         if explain {
             var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: RecordingTracer(), explain: true)
+            e.budget = budget
+            e.recording = ExplanationRecording(limits: explanationLimits, redact: redactUnreadable)
             return e.decide(operation, root)
         }
         var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: NoTracer(), explain: false)
+        e.budget = budget
         return e.decide(operation, root)
     }
 
@@ -40,7 +58,7 @@ public struct RulesEngine: Sendable {
             scratch.evaluator = Evaluator(ruleset: ruleset, tables: tables, auth: .null, now: 0, tracer: NoTracer(), explain: false)
             scratch.engine = ObjectIdentifier(tables)
         }
-        return scratch.evaluator!.decideAndClear(operation, root, auth: auth, now: now)
+        return scratch.evaluator!.decideAndClear(operation, root, auth: auth, now: now, budget: budget)
     }
 
     /// Decides an operation with the caller's tracer, which sees every sub-expression value (for
@@ -51,6 +69,8 @@ public struct RulesEngine: Sendable {
         tracer: inout T
     ) -> Decision {
         var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: tracer, explain: explain)
+        e.budget = budget
+        if explain { e.recording = ExplanationRecording(limits: explanationLimits, redact: false) }
         let decision = e.decide(operation, root)
         tracer = e.tracer
         return decision
@@ -109,8 +129,24 @@ struct Evaluator<T: Tracer> {
     var resolvedEntries: [(keys: [String], node: DataNode?)] = []
     var validatedEntries: [Int] = []
     var log: [RuleEvaluation] = []
-    /// The evaluation that decided: the first that denied, or the one that granted.
+    /// The evaluation that decided: the first that denied, or the one that granted (an index
+    /// in `log`).
     var decisive: Int?
+    /// The decision's budget, and why it ran out (the reason a denial then gives), once it has.
+    var budget = EvaluationBudget.default
+    var exhaustion: String?
+    /// The number of the evaluation during which the budget ran out (see `evaluationCount`).
+    var exhaustedEvaluation = -1
+    /// When explaining: the limits, counts and redaction of the explanation (nil otherwise).
+    var recording: ExplanationRecording?
+    /// The evaluations made so far when explaining (kept in `log` or not).
+    var evaluationCount: Int { recording?.evaluationCount ?? 0 }
+    /// The redaction of a redacted explanation.
+    var redaction: Redaction? { recording?.redaction }
+    /// Whether the operation was denied before the budget ran out (the denial then stands).
+    var deniedBeforeExhaustion = false
+    /// The depth of the read rule being evaluated (-1 for a write), for the budget's reason.
+    var readDepth = -1
     /// The time of the decision (`now`, and the value of server timestamps).
     var now: Double { context.now }
     var rootEntry: Int32 {
@@ -130,9 +166,10 @@ struct Evaluator<T: Tracer> {
     /// Decides with this evaluator's storage kept from an earlier decision, then drops every
     /// reference into data trees and the user (snapshots, stack values, `auth`) while keeping
     /// the capacity, so a scratch kept between requests holds no old trees alive.
-    mutating func decideAndClear(_ op: DatabaseOperation, _ root: DataNode?, auth: AuthValue, now: Double) -> Decision {
+    mutating func decideAndClear(_ op: DatabaseOperation, _ root: DataNode?, auth: AuthValue, now: Double, budget: EvaluationBudget) -> Decision {
         context.auth = auth
         context.now = now
+        self.budget = budget
         let decision = decide(op, root)
         context.auth = .null
         vm.beginDecision()
@@ -155,6 +192,11 @@ struct Evaluator<T: Tracer> {
 
     mutating func decide(_ op: DatabaseOperation, _ root: DataNode?) -> Decision {
         vm.beginDecision()
+        vm.remainingSteps = budget.steps
+        exhaustion = nil
+        deniedBeforeExhaustion = false
+        readDepth = -1
+        if explain { beginExplaining(root) }
         // `now` is the value of `now` and of server timestamps; a clock that is not a number
         // would store NaN or infinity, which no client can write. Fail closed.
         if let defect = ruleset.defect {
@@ -236,6 +278,12 @@ struct Evaluator<T: Tracer> {
                     } else {
                         keys = base.keys + (try DataPath(validating: rel).keys)
                     }
+                    // An empty relative path ("", "/") names the update's own location: writing
+                    // it would replace the whole node, siblings of the other paths included.
+                    // Production refuses empty keys in an update; so does the engine.
+                    if keys.count == base.keys.count {
+                        return reject("update \(base)", root, "Invalid update path '\(rel)': an update path must name a child of \(base) (an empty path would replace the whole node).")
+                    }
                     if keys.count >= DataLimits.maxDepth {
                         return reject("update \(base)", root, "Path \(display(keys)) is too deep: \(keys.count) levels (the limit is \(DataLimits.maxDepth - 1)).")
                     }
@@ -293,8 +341,9 @@ struct Evaluator<T: Tracer> {
                         entryDepth += 1
                     }
                 }
+                readDepth = depth
                 let outcome = evaluate(readRule, data: entry, newData: -1)
-                if explain { decisive = log.count - 1 }
+                if explain { decisive = logIndex(ofEvaluation: evaluationCount - 1) }
                 if outcome.isTrue { return true }
             }
             if depth == levels { return false }
@@ -403,6 +452,10 @@ struct Evaluator<T: Tracer> {
         snaps.reset()
         rootEntry = snaps.addRoot(oldRoot)
         let newRootEntry = overlaid ? snaps.addOverlayRoot() : snaps.addRoot(newRoot)
+        if let recording, recording.redaction != nil {
+            recording.redaction!.newRoot = newRootEntry
+            recording.redaction!.written = entries.map { ($0.0, $0.1.readsExisting) }
+        }
         var denial: DenialReason?
         // The entries whose ancestors have been validated: an ancestor shared with one of them
         // (the same key bytes down to its depth) is not validated again. Comparing the few keys
@@ -412,9 +465,12 @@ struct Evaluator<T: Tracer> {
         for (entryIndex, (keys, _)) in entries.enumerated() {
             // 2. Permission.
             let walk = walkPermission(keys, from: rootEntry, newRootEntry, overlaid ? .overlay : single ? .built : .searched(entryIndex))
-            if walk.permitted && decisive == nil && denial == nil { decisive = walk.lastWrite }
+            if walk.permitted && decisive == nil && denial == nil { decisive = logIndex(ofEvaluation: walk.lastWrite) }
             if !walk.permitted {
-                if denial == nil { decisive = walk.lastWrite }
+                if denial == nil {
+                    decisive = logIndex(ofEvaluation: walk.lastWrite)
+                    deniedBeforeExhaustion = exhaustion == nil
+                }
                 denial = denial ?? (path.map { .noRule(kind: "write", path: $0) } ?? .text("no .write rule on \(display(keys)) or above it granted the write"))
                 if !exhaustive { break }
                 continue
@@ -428,7 +484,15 @@ struct Evaluator<T: Tracer> {
                 if !validateSubtree(walk.nodeIndex, walk.oldEntry, walk.newEntry, &denial) && !exhaustive { break }
             }
         }
-        let allowed = denial == nil
+        let allowed = denial == nil && exhaustion == nil
+        // An increment whose sum is not finite is refused once the rules allow the write (before
+        // that, the refusal would tell a caller who may not read the number something about it).
+        if allowed && exhaustion == nil {
+            for (keys, input) in entries where input.readsExisting {
+                let existing = single ? snaps.overlay.oldPath[keys.count] : oldRoot?.descendant(keys)
+                if let problem = input.overflow(existing: existing, at: keys) { return reject(title(), oldRoot, problem) }
+            }
+        }
         // The new tree is built (what is left of it) only now that the write is allowed.
         if allowed && overlaid { newRoot = snaps.overlay.node(at: 0) }
         return finish(title(), allowed, allowed ? newRoot : oldRoot, denial)
@@ -448,6 +512,7 @@ struct Evaluator<T: Tracer> {
         // 2. Permission.
         let walk = walkPermission(keys, from: rootEntry, snaps.addOverlayRoot(), .overlay)
         guard walk.permitted else {
+            if let exhaustion { return Decision(allowed: false, newRoot: oldRoot, denial: .text(exhaustion), explanation: nil, exhausted: true) }
             return Decision(allowed: false, newRoot: oldRoot, denial: .noRule(kind: "write", path: path), explanation: nil)
         }
         // 3a. Validation of the ancestors and the written location.
@@ -457,7 +522,11 @@ struct Evaluator<T: Tracer> {
         if denial == nil, walk.reachedTarget, tables.nodes[Int(walk.nodeIndex)].validatesBelow, snaps.exists(walk.newEntry) {
             _ = validateSubtree(walk.nodeIndex, walk.oldEntry, walk.newEntry, &denial)
         }
+        if let exhaustion { return Decision(allowed: false, newRoot: oldRoot, denial: .text(exhaustion), explanation: nil, exhausted: true) }
         if denial != nil { return Decision(allowed: false, newRoot: oldRoot, denial: denial, explanation: nil) }
+        if input.readsExisting, let problem = input.overflow(existing: snaps.overlay.oldPath[keys.count], at: keys) {
+            return reject("", oldRoot, problem)
+        }
         // The new tree is built (what is left of it) only now that the write is allowed.
         return Decision(allowed: true, newRoot: snaps.overlay.node(at: 0), denial: nil, explanation: nil)
     }
@@ -498,7 +567,7 @@ struct Evaluator<T: Tracer> {
     private struct PermissionWalk {
         /// Whether a `.write` rule on the path granted the write.
         var permitted = false
-        /// The log index of the last `.write` evaluated, when explaining.
+        /// The number of the last `.write` evaluated (see `evaluationCount`), when explaining.
         var lastWrite: Int?
         /// Whether the rule tree reaches the written location (else it stopped above it).
         var reachedTarget = false
@@ -522,7 +591,7 @@ struct Evaluator<T: Tracer> {
             chain.append((depth, walk.nodeIndex, walk.oldEntry, walk.newEntry, wildcardKeys.count))
             if !walk.permitted && writeRule >= 0 {
                 walk.permitted = evaluate(writeRule, data: walk.oldEntry, newData: walk.newEntry).isTrue
-                if explain { walk.lastWrite = log.count - 1 }
+                if explain { walk.lastWrite = evaluationCount - 1 }
             }
             if depth == keys.count {
                 walk.reachedTarget = true
@@ -573,7 +642,10 @@ struct Evaluator<T: Tracer> {
                 wildcardKeys = Array(allKeys!.prefix(link.wildcards))
             }
             if !evaluate(validateRule, data: link.old, newData: link.new).isTrue {
-                if denial == nil { decisive = log.count - 1 }
+                if denial == nil {
+                    decisive = logIndex(ofEvaluation: evaluationCount - 1)
+                    deniedBeforeExhaustion = exhaustion == nil
+                }
                 denial = denial ?? (path.map { .validateFailed(rulePath: ruleset.rules[Int(validateRule)].rulePath, path: $0, depth: link.depth) }
                     ?? .text("\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(Array(keys.prefix(link.depth))))"))
                 if !exhaustive { break }
@@ -605,7 +677,10 @@ struct Evaluator<T: Tracer> {
             if isWildcard { wildcardKeys.append(key) }
             defer { if isWildcard { wildcardKeys.removeLast() } }
             if validateRule >= 0 && !evaluate(validateRule, data: o, newData: n).isTrue {
-                if denial == nil { decisive = log.count - 1 }
+                if denial == nil {
+                    decisive = logIndex(ofEvaluation: evaluationCount - 1)
+                    deniedBeforeExhaustion = exhaustion == nil
+                }
                 denial = denial ?? .text("\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(snaps.path(of: n)))")
                 ok = false
                 if !exhaustive { return }
@@ -618,10 +693,17 @@ struct Evaluator<T: Tracer> {
     // MARK: - Rules
 
     private mutating func evaluate(_ ruleIndex: Int32, data: Int32, newData: Int32) -> RuleOutcome {
+        // A step per rule evaluated; once the budget has run out, every rule fails at once
+        // (and is neither traced nor recorded).
+        vm.remainingSteps &-= 1
+        if vm.remainingSteps < 0 {
+            if exhaustion == nil { return budgetRanOut(ruleIndex, data: data, newData: newData, at: nil) }
+            return .error(RuntimeError("evaluation budget exhausted", range: ruleset.rules[Int(ruleIndex)].range))
+        }
         context.data = data
         context.newData = newData
         let rule = tables.rules[Int(ruleIndex)]
-        let outcome: RuleOutcome
+        var outcome: RuleOutcome
         if rule.constant >= 0 {
             outcome = .value(rule.constant == 1)
         } else if rule.authCheck >= 0 && !explain && T.self == NoTracer.self {
@@ -631,26 +713,117 @@ struct Evaluator<T: Tracer> {
             outcome = .value(signedIn == (rule.authCheck == 1))
         } else {
             outcome = vm.run(code: rule.codeStart..<rule.codeEnd, in: ruleset, tables: tables, context: context, snapshots: &snaps, tracer: &tracer)
+            // Also when the rule's last instruction overspent (its result then does not count).
+            if vm.remainingSteps < 0 {
+                if case .error(let e) = outcome { return budgetRanOut(ruleIndex, data: data, newData: newData, at: e.range) }
+                return budgetRanOut(ruleIndex, data: data, newData: newData, at: nil)
+            }
         }
         if T.self != NoTracer.self { tracer.ruleEvaluated(ruleIndex, outcome: outcome) }
         if explain { record(Int(ruleIndex), outcome, data) }
         return outcome
     }
 
-    private mutating func record(_ ruleIndex: Int, _ outcome: RuleOutcome, _ dataEntry: Int32) {
-        let rule = ruleset.rules[ruleIndex]
+    /// Makes what an explained decision records (kept out of ``decide(_:_:)``, which every plain
+    /// decision runs).
+    @inline(never)
+    private mutating func beginExplaining(_ root: DataNode?) {
+        if recording == nil { recording = ExplanationRecording(limits: .default, redact: false) }
+        if recording!.redact {
+            recording!.redaction = Redaction(oldRoot: root, ruleset: ruleset, tables: tables, auth: context.auth, now: now, budget: budget)
+        }
+    }
+
+    /// The budget ran out while evaluating rule `ruleIndex` (at `range` in its code, or before
+    /// it started): the reason is written, and the evaluation fails (and is recorded, when
+    /// explaining, as the one that decides).
+    @inline(never)
+    private mutating func budgetRanOut(_ ruleIndex: Int32, data: Int32, newData: Int32, at range: SourceRange?) -> RuleOutcome {
+        let rule = ruleset.rules[Int(ruleIndex)]
         let file = ruleset.file
+        let location = file.location(of: range ?? rule.range)
+        let entry = data >= 0 ? data : newData
+        // A read's rule may run without its location in the snapshot table.
+        let path = readDepth >= 0 ? Self.display(pathBytes, pathBounds, readDepth) : entry >= 0 ? display(snaps.path(of: entry)) : "/"
+        let message = "evaluation budget exhausted (\(budget.steps) steps) at \(path) in \(rule.rulePath) at \(file.path):\(location.line):\(location.column)"
+        exhaustion = message
+        exhaustedEvaluation = evaluationCount
+        let outcome = RuleOutcome.error(RuntimeError(message, range: range ?? rule.range))
+        if T.self != NoTracer.self { tracer.ruleEvaluated(ruleIndex, outcome: outcome) }
+        if explain { record(Int(ruleIndex), outcome, data) }
+        return outcome
+    }
+
+    typealias PendingEvaluation = ExplanationRecording.Pending
+
+    private mutating func record(_ ruleIndex: Int, _ outcome: RuleOutcome, _ dataEntry: Int32) {
         let stored = tracer.takeStored()
-        var recorded = tracer.take()
+        let snapshots = tracer.takeSnapshotEntries()
+        let recorded = tracer.take()
+        guard let recording else { return }
+        let evaluation = PendingEvaluation(
+            id: recording.evaluationCount, rule: ruleIndex, outcome: outcome, dataEntry: dataEntry, wildcardKeys: wildcardKeys,
+            recorded: recorded, stored: stored, snapshots: snapshots)
+        recording.evaluationCount += 1
+        if log.count < recording.limits.maxEvaluations && recording.recordedBytes < recording.limits.maxValueBytes {
+            let built = build(evaluation)
+            recording.recordedBytes += built.valueBytes
+            log.append(built)
+        } else {
+            // Kept aside until the next evaluation, in case it decides.
+            recording.pending = evaluation
+            recording.omittedEvaluations += 1
+        }
+    }
+
+    /// The index in `log` of evaluation number `id` (see `evaluationCount`), recording it first
+    /// if it is the last evaluation and was not kept; nil when not explaining.
+    @inline(never)
+    private mutating func logIndex(ofEvaluation id: Int?) -> Int? {
+        guard explain, let id, id >= 0 else { return nil }
+        if let last = log.last, last.id == id { return log.count - 1 }
+        if let recording, let p = recording.pending, p.id == id {
+            recording.pending = nil
+            recording.omittedEvaluations -= 1
+            log.append(build(p))
+            return log.count - 1
+        }
+        // Kept evaluations are in the order of their numbers.
+        var low = 0, high = log.count
+        while low < high {
+            let mid = (low + high) / 2
+            if log[mid].id < id { low = mid + 1 } else { high = mid }
+        }
+        return low < log.count && log[low].id == id ? low : nil
+    }
+
+    /// An evaluation for the explanation; redacted when explaining for the caller.
+    private mutating func build(_ p: PendingEvaluation) -> RuleEvaluation {
+        let rule = ruleset.rules[p.rule]
+        let file = ruleset.file
+        var outcome = p.outcome
+        var stored = p.stored
+        var recorded = p.recorded
         var values: [(text: String, value: String)] = []
         var source = ""
         var falsePart: String?
         var deciding: (value: String, detail: String?)?
         var excerpt: SourceExcerpt?
+        var readsUnreadable = false
+        var withheldError = false
         if let expr = rule.expression {
             source = Self.oneLine(expr.source.text)
             var nodes: [Expression] = []
             Self.collect(expr.root, into: &nodes)
+            var taint: Redaction.Analysis?
+            if let recording, recording.redaction != nil {
+                let analysis = recording.redaction!.analyze(expr.root, recorded: p.recorded, snapshots: p.snapshots, snaps: snaps)
+                recorded = analysis.redacted(p.recorded, snaps: snaps)
+                for id in analysis.tainted { stored[id] = nil }
+                readsUnreadable = analysis.readsUnreadable
+                if readsUnreadable, case .error = outcome { withheldError = true }
+                taint = analysis
+            }
             // An object `val()` returned is shown by the keys of the snapshot it was called on.
             for n in nodes where recorded[Int32(n.id)] == Value.object.description {
                 if case .call(let callee, let arguments) = n.kind, arguments.isEmpty,
@@ -658,9 +831,13 @@ struct Evaluator<T: Tracer> {
                     recorded[Int32(n.id)] = ExplanationFormat.objectSummary(here)
                 }
             }
-            if case .value(false) = outcome, let node = Self.decidingFalse(expr.root, recorded, known: true) {
+            if case .value(false) = outcome, let node = Self.decidingFalse(expr.root, recorded, known: true, strict: taint != nil) {
                 if node !== expr.root { falsePart = Self.oneLine(file.text(of: expr.fileRange(of: node))) }
-                deciding = (recorded[Int32(node.id)] ?? "false", Self.falseDetail(node, expr, file, recorded, stored))
+                // The part that decided is false (known, or implied by the outcome), even when
+                // what it compared is withheld.
+                var value = recorded[Int32(node.id)] ?? "false"
+                if taint != nil, p.recorded[Int32(node.id)] ?? "false" == "false" { value = "false" }
+                deciding = (value, Self.falseDetail(node, expr, file, recorded, stored))
                 excerpt = SourceExcerpt(file: file, range: expr.fileRange(of: node))
             }
             for n in nodes.sorted(by: { ($0.range.start, -$0.range.end) < ($1.range.start, -$1.range.end) }) {
@@ -677,19 +854,27 @@ struct Evaluator<T: Tracer> {
         }
         var bindings: [(name: String, value: String)] = []
         let names = Self.wildcardNames(ruleset, rule)
-        for (i, key) in wildcardKeys.enumerated() where i < names.count {
+        for (i, key) in p.wildcardKeys.enumerated() where i < names.count {
             bindings.append((names[i], key))
         }
         var errorLocation: SourceLocation?
         if case .error(let e) = outcome {
-            errorLocation = file.location(of: e.range)
-            excerpt = SourceExcerpt(file: file, range: e.range)
+            if withheldError && p.id != exhaustedEvaluation {
+                // What went wrong, and where, could tell what the rule read.
+                outcome = .error(RuntimeError("the rule failed (the error is withheld: the rule read data the caller may not read)", range: rule.range))
+                excerpt = SourceExcerpt(file: file, range: rule.range)
+            } else {
+                errorLocation = file.location(of: e.range)
+                excerpt = SourceExcerpt(file: file, range: e.range)
+            }
         }
-        log.append(RuleEvaluation(
-            id: log.count, kind: rule.kind, dataPath: display(snaps.path(of: dataEntry)), rulePath: rule.rulePath,
+        var evaluation = RuleEvaluation(
+            id: p.id, kind: rule.kind, dataPath: display(snaps.path(of: p.dataEntry)), rulePath: rule.rulePath,
             file: file.path, location: file.location(of: rule.range), outcome: outcome, errorLocation: errorLocation,
             bindings: bindings, source: source, values: values, falsePart: falsePart,
-            decidingValue: deciding?.value, falseDetail: deciding?.detail, excerpt: excerpt))
+            decidingValue: deciding?.value, falseDetail: deciding?.detail, excerpt: excerpt)
+        evaluation.readsUnreadable = readsUnreadable
+        return evaluation
     }
 
     /// What made the deciding part of a false rule false, in a few words: the keys a
@@ -753,18 +938,32 @@ struct Evaluator<T: Tracer> {
     /// The sub-expression that made a false rule false: down `&&` to its first false operand,
     /// down `||` to its first alternative, down `?:` to the branch taken, stopping at anything
     /// else (a comparison, a call, a negation).
-    static func decidingFalse(_ node: Expression, _ values: [Int32: String], known: Bool = false) -> Expression? {
+    ///
+    /// `strict` (for redacted explanations, where withheld values are unknown): down `&&` only
+    /// through operands known to be true, to the first known false one, or to the last one when
+    /// all before it were true (it must then be false); at an operand whose value is withheld,
+    /// the whole `&&` is the part (which operand was false would tell what the withheld one was).
+    static func decidingFalse(_ node: Expression, _ values: [Int32: String], known: Bool = false, strict: Bool = false) -> Expression? {
         guard known || truth(node, values) == false else { return nil }
         switch node.kind {
+        case .logical(.and, let operands) where strict:
+            for (i, operand) in operands.enumerated() {
+                switch truth(operand, values) {
+                case true?: continue
+                case false?: return decidingFalse(operand, values, strict: true) ?? operand
+                case nil: return i == operands.count - 1 ? decidingFalse(operand, values, known: true, strict: true) ?? operand : node
+                }
+            }
+            return node
         case .logical(.and, let operands):
             guard let first = operands.first(where: { truth($0, values) == false }) else { return node }
             return decidingFalse(first, values) ?? first
         case .logical(.or, let operands):
             guard let first = operands.first else { return node }
-            return decidingFalse(first, values) ?? first
+            return decidingFalse(first, values, known: strict, strict: strict) ?? first
         case .conditional(let condition, let yes, let no):
             guard let taken = truth(condition, values) else { return node }
-            return decidingFalse(taken ? yes : no, values) ?? node
+            return decidingFalse(taken ? yes : no, values, known: strict, strict: strict) ?? node
         default:
             return node
         }
@@ -820,17 +1019,40 @@ struct Evaluator<T: Tracer> {
     /// `title` is only built when explaining: a plain decision must not pay for the text.
     // Mutating, as every caller is: a non-mutating method called from a mutating one gets a
     // copy of the whole evaluator (every array and table retained, then released).
+    /// A budget that ran out decides, unless the operation was denied before it did (as the
+    /// decision without an explanation stops there); `root` is then the tree before a write
+    /// (a write is not allowed once the budget has run out).
+    // Inlined, so that a plain decision never materializes the title's closure.
+    @inline(__always)
     private mutating func finish(_ title: @autoclosure () -> String, _ allowed: Bool, _ root: DataNode?, _ reason: DenialReason?) -> Decision {
+        if exhaustion != nil && !deniedBeforeExhaustion { return finishExhausted(title(), root) }
         if !explain { return Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: nil) }
         var explanation = Explanation(operation: title(), allowed: allowed, rejection: nil, evaluations: log)
+        explanation.omittedEvaluations = recording?.omittedEvaluations ?? 0
         if !allowed || decisive.map({ log.indices.contains($0) && log[$0].outcome.isTrue }) == true {
             explanation.decisiveIndex = decisive
         }
+        if redaction != nil { explanation.redact(denied: !allowed) }
         return Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: explanation)
     }
 
+    /// ``finish(_:_:_:_:)`` for a decision whose budget ran out: denied, for that reason.
+    @inline(never)
+    private mutating func finishExhausted(_ title: String, _ root: DataNode?) -> Decision {
+        let reason = DenialReason.text(exhaustion ?? "evaluation budget exhausted")
+        guard explain else { return Decision(allowed: false, newRoot: root, denial: reason, explanation: nil, exhausted: true) }
+        decisive = logIndex(ofEvaluation: exhaustedEvaluation)
+        var explanation = Explanation(operation: title, allowed: false, rejection: nil, evaluations: log)
+        explanation.omittedEvaluations = recording?.omittedEvaluations ?? 0
+        explanation.decisiveIndex = decisive
+        if redaction != nil { explanation.redact(denied: true) }
+        return Decision(allowed: false, newRoot: root, denial: reason, explanation: explanation, exhausted: true)
+    }
+
     private mutating func reject(_ title: @autoclosure () -> String, _ root: DataNode?, _ why: String) -> Decision {
-        let explanation = explain ? Explanation(operation: title(), allowed: false, rejection: why, evaluations: log) : nil
+        var explanation = explain ? Explanation(operation: title(), allowed: false, rejection: why, evaluations: log) : nil
+        explanation?.omittedEvaluations = recording?.omittedEvaluations ?? 0
+        if redaction != nil { explanation?.redact(denied: true) }
         return Decision(allowed: false, newRoot: root, reason: why, explanation: explanation, isRejected: true)
     }
 

@@ -14,6 +14,11 @@ public protocol Tracer {
     /// data: which keys a `hasChildren([...])` missed, the keys of an object `val()` returned.
     /// When explaining, the engine calls it just before ``take()``.
     mutating func takeStored() -> [Int32: DataNode?]
+    /// Hands over the snapshot-table entry of each snapshot value recorded since the last
+    /// ``take()``, by expression node id: where each snapshot a rule used is, for explanations
+    /// that withhold what the caller may not read. When explaining, the engine calls it just
+    /// before ``take()``.
+    mutating func takeSnapshotEntries() -> [Int32: Int32]
 }
 
 extension Tracer {
@@ -23,6 +28,9 @@ extension Tracer {
 
     /// Nothing by default.
     public mutating func takeStored() -> [Int32: DataNode?] { [:] }
+
+    /// Nothing by default (a redacted explanation then withholds every snapshot's content).
+    public mutating func takeSnapshotEntries() -> [Int32: Int32] { [:] }
 }
 
 /// The tracer that records nothing.
@@ -42,6 +50,8 @@ public struct RecordingTracer: Tracer {
     public var values: [Int32: String] = [:]
     /// What was stored at each snapshot value, by expression node id (see ``takeStored()``).
     public var stored: [Int32: DataNode?] = [:]
+    /// The snapshot-table entry of each snapshot value, by expression node id.
+    public var snapshotEntries: [Int32: Int32] = [:]
 
     /// Creates an empty recorder.
     public init() {}
@@ -58,6 +68,7 @@ public struct RecordingTracer: Tracer {
             }
             values[node] = "snapshot \(path) = \(content)"
             stored[node] = .some(here)
+            snapshotEntries[node] = i
         } else if case .auth(let member) = value {
             values[node] = ExplanationFormat.authSummary(member)
         } else {
@@ -69,9 +80,12 @@ public struct RecordingTracer: Tracer {
         defer {
             values.removeAll(keepingCapacity: true)
             stored.removeAll(keepingCapacity: true)
+            snapshotEntries.removeAll(keepingCapacity: true)
         }
         return values
     }
 
     public mutating func takeStored() -> [Int32: DataNode?] { stored }
+
+    public mutating func takeSnapshotEntries() -> [Int32: Int32] { snapshotEntries }
 }

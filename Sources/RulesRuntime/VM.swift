@@ -12,6 +12,9 @@ public struct VM: Sendable {
     private var stack: [Value] = []
     /// `auth` members looked up in the current decision (see ``beginDecision()``).
     private var authMembers = AuthMemberCache()
+    /// What is left of the decision's ``EvaluationBudget``, in steps: below zero once it ran
+    /// out, after which every run fails at once.
+    var remainingSteps = EvaluationBudget.default.steps
 
     /// Creates a VM.
     public init() {}
@@ -34,8 +37,9 @@ public struct VM: Sendable {
         }
         let rule = ruleset.rules[ruleIndex]
         if let c = rule.constant { return .value(c) }
-        // Each call may come with another user.
+        // Each call may come with another user, and is one decision with its own budget.
         beginDecision()
+        remainingSteps = EvaluationBudget.default.steps
         return run(code: rule.codeStart..<rule.codeEnd, in: ruleset, context: context, snapshots: &snapshots, tracer: &tracer)
     }
 
@@ -59,7 +63,7 @@ public struct VM: Sendable {
                 var window = StackWindow(slots)
                 let outcome = Self.execute(
                     code, from: range.lowerBound, to: range.upperBound, ruleset, tables, context, &snapshots, &tracer, &window,
-                    &authMembers)
+                    &authMembers, &remainingSteps)
                 window.drain()
                 return outcome
             }
@@ -124,12 +128,15 @@ public struct VM: Sendable {
     private static func execute<T: Tracer>(
         _ code: UnsafeBufferPointer<Instruction>, from start: Int, to end: Int, _ rs: CompiledRuleset,
         _ tables: EngineTables?, _ ctx: EvaluationContext, _ snaps: inout SnapshotTable, _ tracer: inout T,
-        _ stack: inout StackWindow, _ authMembers: inout AuthMemberCache
+        _ stack: inout StackWindow, _ authMembers: inout AuthMemberCache, _ steps: inout Int
     ) -> RuleOutcome {
         // Only a real tracer looks up which expression an instruction completes.
         let tracing = !(T.self == NoTracer.self)
         var pc = start
         while pc < end {
+            // One step per instruction (fused instructions count once); see EvaluationBudget.
+            steps &-= 1
+            if steps < 0 { return exhausted(pc, rs) }
             let ins = code[pc]
             var result: Value
             switch ins.opcode {
@@ -240,6 +247,7 @@ public struct VM: Sendable {
                 guard case .string(let path) = p else {
                     return fail("\(Self.methodName(ins.opcode))() expects a string argument, got \(p.typeName).", pc, rs)
                 }
+                steps &-= path.utf8.count >> 6
                 let c = snaps.addDescendant(of: si, path: path)
                 result = ins.opcode == .child ? .snapshot(c) : .bool(snaps.exists(c))
             case .hasChildren:
@@ -275,6 +283,7 @@ public struct VM: Sendable {
                 let name = Self.methodName(ins.opcode)
                 guard case .string(let s) = v else { return fail("Cannot call \(name)() on \(v.typeName).", pc, rs) }
                 guard case .string(let arg) = a else { return fail("\(name)() expects a string argument, got \(a.typeName).", pc, rs) }
+                steps &-= s.utf8.count >> 6
                 switch ins.opcode {
                 case .contains: result = .bool(StringSemantics.contains(s, arg))
                 case .beginsWith: result = .bool(StringSemantics.beginsWith(s, arg))
@@ -285,6 +294,7 @@ public struct VM: Sendable {
                 guard case .string(let s) = v else { return fail("Cannot call replace() on \(v.typeName).", pc, rs) }
                 guard case .string(let sa) = a else { return fail("Argument 1 of replace() must be a string, got \(a.typeName).", pc, rs) }
                 guard case .string(let sb) = b else { return fail("Argument 2 of replace() must be a string, got \(b.typeName).", pc, rs) }
+                steps &-= s.utf8.count >> 6
                 let length = StringSemantics.replacedLength(s, sa, with: sb)
                 guard length <= DataLimits.maxStringBytes else {
                     return fail("replace() would make a string of \(length == Int.max ? "too many" : String(length)) bytes, over the \(DataLimits.maxStringBytes)-byte limit.", pc, rs)
@@ -293,6 +303,7 @@ public struct VM: Sendable {
             case .toLowerCase, .toUpperCase:
                 guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .string(let s) = v else { return fail("Cannot call \(Self.methodName(ins.opcode))() on \(v.typeName).", pc, rs) }
+                steps &-= s.utf8.count >> 6
                 let changed = ins.opcode == .toLowerCase ? StringSemantics.lowercase(s) : StringSemantics.uppercase(s)
                 // Case mapping can lengthen a string (ß → SS); the input is within the limit, so
                 // the result is at most three times it.
@@ -304,12 +315,16 @@ public struct VM: Sendable {
                 guard let v = stack.pop() else { return underflow(pc, rs) }
                 guard case .string(let s) = v else { return fail("Cannot call matches() on \(v.typeName).", pc, rs) }
                 do {
-                    result = .bool(try rs.regexes[Int(ins.operand)].matches(s))
+                    guard let matched = try rs.regexes[Int(ins.operand)].matches(s, steps: &steps) else { return exhausted(pc, rs) }
+                    result = .bool(matched)
                 } catch {
                     return fail("matches() gave up: \(error.message).", pc, rs)
                 }
             case .add, .subtract, .multiply, .divide, .remainder, .less, .lessOrEqual, .greater, .greaterOrEqual, .equal, .notEqual:
                 guard let r = stack.pop(), let l = stack.pop() else { return underflow(pc, rs) }
+                // Joining or comparing long strings costs in proportion to their length.
+                if case .string(let ls) = l { steps &-= ls.utf8.count >> 6 }
+                if case .string(let rstr) = r { steps &-= rstr.utf8.count >> 6 }
                 switch Operators.binary(ins.opcode, l, r) {
                 case .success(let v): result = v
                 case .failure(let e): return fail(e.message, pc, rs)
@@ -420,6 +435,12 @@ public struct VM: Sendable {
     private static func fail(_ message: String, _ pc: Int, _ rs: CompiledRuleset) -> RuleOutcome {
         let range = pc < rs.instructionRanges.count ? rs.instructionRanges[pc] : SourceRange.at(0)
         return .error(RuntimeError(message, range: range))
+    }
+
+    /// The run ends because the decision's budget ran out (``remainingSteps`` is below zero);
+    /// the engine writes the reason, naming the rule and the data path.
+    private static func exhausted(_ pc: Int, _ rs: CompiledRuleset) -> RuleOutcome {
+        fail("evaluation budget exhausted", pc, rs)
     }
 
     private static func underflow(_ pc: Int, _ rs: CompiledRuleset) -> RuleOutcome {

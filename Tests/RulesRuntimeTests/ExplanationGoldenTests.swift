@@ -126,4 +126,24 @@ import Testing
         checkWidth(d)
         try check("multitenant-denied-read", d)
     }
+
+    /// A guess compared with a PIN the caller may not read, explained for the caller: the PIN
+    /// is withheld wherever it would show, and the rule that read the root is left out.
+    @Test func redactedForTheCaller() throws {
+        let source = """
+            {"rules": {
+              ".write": "root.child('pin').val() === 'open'",
+              "pin": {".read": false},
+              "guess": {".write": "auth != null && newData.val() === root.child('pin').val()"}
+            }}
+            """
+        let result = RulesCompiler.compile(SourceFile(path: "pin.rules.json", text: source))
+        let engine = RulesEngine(ruleset: try #require(result.ruleset))
+        let data = try DataNode.fromJSON(#"{"pin": "4821"}"#)
+        let d = engine.decide(.set(path: "/guess", value: "0000"), on: data, auth: Self.user("mallory"), now: Self.now,
+                              explain: true, redactUnreadable: true)
+        #expect(!d.allowed)
+        #expect(d.explanation?.text.contains("4821") == false)
+        try check("pin-denied-set-redacted", d)
+    }
 }
