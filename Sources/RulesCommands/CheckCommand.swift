@@ -70,7 +70,7 @@ public struct CheckCommand: ParsableCommand {
     @Flag(name: .customLong("no-config"), help: "Do not read a project configuration file.")
     public var noConfig = false
 
-    @Option(name: .customLong("source-root"), help: ArgumentHelp("The directory SARIF names files relative to (%SRCROOT%). Default: the configuration file's directory, else the repository root (.git), else the working directory.", valueName: "dir"))
+    @Option(name: .customLong("source-root"), help: ArgumentHelp("The directory SARIF names files relative to (%SRCROOT%). Default: the first checked file's repository (the nearest directory above it holding .git or .database-rules.yaml), else the configuration file's directory, else the working directory's repository root, else the working directory.", valueName: "dir"))
     public var sourceRoot: String?
 
     @Option(name: .customLong("witness-spec"), help: ArgumentHelp("Write each security finding's witness as a rules test spec file in this directory; each fails until the rules are fixed.", valueName: "dir"))

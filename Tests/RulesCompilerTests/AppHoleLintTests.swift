@@ -113,3 +113,15 @@ import Testing
         #expect(!f.witnessCandidates.isEmpty)
     }
 }
+
+/// An unconditional grant that shadows several rules is one finding listing them.
+@Suite struct ShadowedOnceTests {
+    @Test func oneGrantOneFinding() throws {
+        let text = doc(#""shop": {"catalog": {".read": true, "a": {".read": "auth != null"}, "b": {".read": "auth != null"}}}"#)
+        let file = SourceFile(path: "t.json", text: text)
+        let findings = Linter.lint(RulesCompiler.compile(file), file: file).filter { $0.code == .shadowedRule }
+        let f = try #require(findings.first)
+        #expect(findings.count == 1)
+        #expect(f.diagnostic.message.hasSuffix("The same grant shadows the rules at /shop/catalog/b."))
+    }
+}

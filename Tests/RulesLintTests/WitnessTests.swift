@@ -55,8 +55,8 @@ private func rules(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
             vulnerable: rules(#""notes": {"$noteId": {".write": "newData.child('uid').val() === auth.uid", ".validate": "newData.hasChildren(['uid', 'text'])"}}"#),
             fixed: rules(#""notes": {"$noteId": {".write": "(!data.exists() || data.child('uid').val() === auth.uid) && newData.child('uid').val() === auth.uid", ".validate": "newData.hasChildren(['uid', 'text'])"}}"#)),
         .init(code: .recordCheckAtCollection,
-            vulnerable: rules(#""submissions": {".write": "newData.child('student_id').val() === auth.uid", "$id": {".validate": "newData.child('student_id').isString()"}}"#),
-            fixed: rules(#""submissions": {"$id": {".write": "newData.child('student_id').val() === auth.uid && !data.exists()", ".validate": "newData.child('student_id').isString()"}}"#)),
+            vulnerable: rules(#""submissions": {".write": "newData.child('student_id').val() === auth.uid", "$id": {"student_id": {".validate": "newData.isString()"}}}"#),
+            fixed: rules(#""submissions": {"$id": {".write": "!data.exists() && newData.child('student_id').val() === auth.uid", "student_id": {".validate": "newData.isString()"}}}"#)),
     ]
 
     static func findings(_ text: String) -> (findings: [LintFinding], rules: Ruleset) {

@@ -29,6 +29,10 @@ struct LintWalker {
     }
 
     private var voided: [Voided] = []
+    /// The `shadowed-rule` finding (by index) of each unconditional grant (`.read /a`).
+    private var shadowedBy: [String: Int] = [:]
+    /// For each `shadowed-rule` finding (by index), the other locations it shadows.
+    private var shadowedOthers: [Int: [String]] = [:]
 
     /// A `.write` on the path that can let someone delete without an authorization check: it
     /// tests at most that auth is not null, and does not require the new or the old value.
@@ -63,6 +67,12 @@ struct LintWalker {
 
     mutating func run(_ root: RuleNode) {
         walk(root, Context())
+        for (index, others) in shadowedOthers {
+            let f = findings[index]
+            findings[index] = LintFinding(
+                code: f.code, message: f.diagnostic.message + " The same grant shadows the rules at " + others.joined(separator: ", ") + ".",
+                range: f.diagnostic.range, anchor: f.anchor, witnessCandidates: f.witnessCandidates)
+        }
         for v in voided {
             let a = v.grant
             let first = v.children[0]
@@ -112,6 +122,14 @@ struct LintWalker {
             let grant = kind == .read ? context.read : context.write
             let verb = kind == .read ? "reads" : "writes"
             if let grant {
+                // One unconditional grant shadows every rule of its kind below it: one finding, at
+                // the first, listing the others.
+                let key = "\(kind.key) \(grant.path)"
+                if let first = shadowedBy[key] {
+                    shadowedOthers[first, default: []].append(node.pathDescription)
+                    continue
+                }
+                shadowedBy[key] = findings.count
                 let op: LintWitness.Step.Operation = kind == .read ? .read : .set
                 add(.shadowedRule, range, anchor,
                     "This \(kind.key) can never change a verdict: the \(kind.key) at \(grant.path) already grants \(verb) unconditionally, and a grant cascades to everything below it.",

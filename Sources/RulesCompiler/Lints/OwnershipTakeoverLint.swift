@@ -37,10 +37,30 @@ enum OwnershipTakeoverLint {
         if let (_, child) = node.wildcard { visit(child, writes: writes, underWildcard: onWildcard, report) }
     }
 
-    /// A `.write` that looks at the old value or ties the key to the caller.
+    /// A `.write` that looks at the old value, ties the key to the caller, or identifies the
+    /// caller some other way (`auth.uid == 'admin'`, `auth.token.admin`): then not everyone
+    /// signed in can write.
     private static func guards(_ c: CheckedExpression) -> Bool {
         if readsOld(c.root, c) { return true }
-        return containsKeyOwnerTest(c.root, c)
+        return containsKeyOwnerTest(c.root, c) || identifiesCaller(c.root, c)
+    }
+
+    /// An `auth` property read outside a signed-in test and outside a comparison with a field of
+    /// the new value.
+    private static func identifiesCaller(_ e: Expression, _ c: CheckedExpression) -> Bool {
+        if case .binary(let op, let l, let r, _) = e.kind, op.isEquality {
+            func isNull(_ x: Expression) -> Bool { if case .null = x.kind { true } else { false } }
+            if isNull(l) || isNull(r) { return false }
+            for (a, b) in [(l, r), (r, l)] where WitnessPlanner.isAuthUID(b, c) {
+                if case .call(let callee, _) = a.kind, let recv = callee.receiver, WitnessPlanner.newDataPath(recv, c) != nil { return false }
+            }
+        }
+        switch e.kind {
+        case .member(let o, _, _), .index(let o, _):
+            if c.resolution(of: o) == .auth { return true }
+        default: break
+        }
+        return e.subexpressions.contains { identifiesCaller($0, c) }
     }
 
     private static func containsKeyOwnerTest(_ e: Expression, _ c: CheckedExpression) -> Bool {

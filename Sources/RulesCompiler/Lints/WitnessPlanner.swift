@@ -42,7 +42,7 @@ enum WitnessPlanner {
 
     /// What the rules say about one place in a new value.
     private enum Hint {
-        case string, number, bool, uid, present
+        case string, number, bool, uid, present, object
         case constant(WitnessValue)
 
         func value(uid: String?) -> WitnessValue {
@@ -51,6 +51,7 @@ enum WitnessPlanner {
             case .number: .number(1)
             case .bool: .bool(true)
             case .uid: .string(uid ?? victim)
+            case .object: .object(["k": .string("x")])
             case .constant(let c): c
             }
         }
@@ -141,6 +142,7 @@ enum WitnessPlanner {
                         let p = path + k.split(separator: "/").map(String.init)
                         if hints[p] == nil { hints[p] = .present }
                     }
+                    if keys.isEmpty, hints[path] == nil || hints[path]!.isWeak { hints[path] = .object }
                 case .exists:
                     if !path.isEmpty, hints[path] == nil { hints[path] = .present }
                 default: break
