@@ -172,7 +172,8 @@ struct LintWalker {
                     add(.unvalidatedWrite, range, anchor,
                         "Whoever this .write admits can store any value at \(node.pathDescription): there is no .validate at \(node.pathDescription) or below it.",
                         witnesses: WitnessPlanner.single(node, .set, note: note) { _ in WitnessPlanner.junk }
-                            + WitnessPlanner.single(node, .set, existing: true, note: note) { _ in WitnessPlanner.junk })
+                            + WitnessPlanner.single(node, .set, existing: true, note: note) { _ in WitnessPlanner.junk }
+                            + lookupWitnesses(rule, node, note: note))
                     inner.unvalidatedAbove = findings.count - 1
                 }
             }
@@ -270,6 +271,12 @@ struct LintWalker {
             }
             return
         }
+    }
+
+    /// `unvalidated-write` candidates whose starting data satisfies the `.write`'s root lookups.
+    private func lookupWitnesses(_ rule: Rule, _ node: RuleNode, note: String) -> [LintWitness] {
+        guard case .expression(let checked) = rule.body else { return [] }
+        return WitnessPlanner.withLookups(node, checked, .set, note: note) { _ in WitnessPlanner.junk }
     }
 
     /// The top-level operands of an `&&` chain, or the expression itself.

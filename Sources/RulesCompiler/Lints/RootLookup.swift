@@ -22,6 +22,8 @@ struct RootLookup {
     var segments: [Segment]
     /// The value the use needs there to grant (`'admin'`, `true`...).
     var needed: WitnessValue
+    /// The use needs the caller's uid there (`root.child('courses/' + $c + '/owner').val() == auth.uid`).
+    var neededIsCaller = false
     /// The expression that uses the lookup (`... .val() === 'admin'`, `... .exists()`).
     var use: Expression
 
@@ -29,6 +31,26 @@ struct RootLookup {
     var description: String { "/" + segments.map(\.text).joined(separator: "/") }
 
     var mentionsCaller: Bool { segments.contains(.caller) }
+
+    /// The data that makes the lookup hold for `uid` (nil when it needs a signed-in caller and
+    /// there is none), with each `$wildcard` taking `keys[name]` or `fallback`.
+    func data(uid: String?, keys: [String: String], fallback: String) -> (path: [String], value: WitnessValue)? {
+        var path: [String] = []
+        for s in segments {
+            switch s {
+            case .key(let k): path.append(k)
+            case .caller:
+                guard let uid else { return nil }
+                path.append(uid)
+            case .wildcard(let name): path.append(keys[name] ?? fallback)
+            }
+        }
+        if neededIsCaller {
+            guard let uid else { return nil }
+            return (path, .string(uid))
+        }
+        return (path, needed)
+    }
 
     /// Every lookup under the caller's uid in `e` that grants when it holds.
     static func all(in e: Expression, _ checked: CheckedExpression) -> [RootLookup] {
@@ -51,6 +73,9 @@ struct RootLookup {
                     let segs = path(recv, checked)
                 else { continue }
                 let c = ConstantFolder.fold(b)
+                if op == .equal || op == .strictEqual, WitnessPlanner.isAuthUID(b, checked) {
+                    return RootLookup(segments: segs, needed: .string(""), neededIsCaller: true, use: x)
+                }
                 if op == .equal || op == .strictEqual {
                     switch c {
                     case .string(let s)?: return RootLookup(segments: segs, needed: .string(s), use: x)

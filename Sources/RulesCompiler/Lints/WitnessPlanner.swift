@@ -35,6 +35,29 @@ enum WitnessPlanner {
         }
     }
 
+    /// Single-step candidates for a stranger and the owner where the starting data makes every
+    /// root lookup of `rule` hold for the caller (with `root.child('courses/' + $c + '/owner')
+    /// .val() == auth.uid`, the caller owns course `k1`), for rules that grant on data.
+    static func withLookups(
+        _ node: RuleNode, _ rule: CheckedExpression, _ operation: LintWitness.Step.Operation, note: String,
+        value: (String?) -> WitnessValue?
+    ) -> [LintWitness] {
+        let lookups = RootLookup.all(in: rule.root, rule)
+        guard !lookups.isEmpty else { return [] }
+        let identities: [LintWitness.Identity] = [.stranger(uid: attacker), .owner(uid: victim)]
+        return identities.compactMap { who in
+            let key: String = if case .owner(let uid) = who { uid } else { "k1" }
+            var data: WitnessValue = .object([:])
+            for l in lookups.sorted(by: { $0.segments.count < $1.segments.count }) {
+                guard let (path, v) = l.data(uid: who.uid, keys: [:], fallback: key), !path.isEmpty else { continue }
+                data = data.setting(v, at: path)
+            }
+            if case .object(let m) = data, m.isEmpty { return nil }
+            let path = concrete(node.path, fallback: key)
+            return LintWitness(identity: who, data: data, steps: [.init(operation, path, value: value(who.uid), note: note)])
+        }
+    }
+
     /// The segments of a concrete path (`/a/b` → `["a", "b"]`).
     static func segments(_ concretePath: String) -> [String] {
         concretePath.split(separator: "/").map(String.init)
