@@ -60,6 +60,7 @@ public struct DiagnosticReporter: Sendable {
                 continue
             }
             guard let file = f.file else { continue }
+            let lints = Self.lintIndex(f)
             for d in f.diagnostics {
                 let (start, end) = Self.span(d, in: file)
                 let label: String
@@ -70,7 +71,7 @@ public struct DiagnosticReporter: Sendable {
                 }
                 out += terminal.bold("\(file.path):\(start.line):\(start.column):") + " \(label) " + terminal.bold(d.message) + " [\(d.code)]\n"
                 out += excerpt(file, start, end)
-                if let lint = Self.lint(for: d, in: f) { out += witnessText(lint) }
+                if let lint = lints[LintKey(d)] { out += witnessText(lint) }
             }
         }
         out += summary(files) + "\n"
@@ -81,6 +82,29 @@ public struct DiagnosticReporter: Sendable {
     /// The lint finding behind a diagnostic, if it is one.
     static func lint(for d: Diagnostic, in f: FileDiagnostics) -> LintFinding? {
         f.lints.first { $0.code.diagnosticCode == d.code && $0.diagnostic.range == d.range }
+    }
+
+    /// The file's lint findings by code and range, so that a report with many findings looks
+    /// each one up in constant time.
+    static func lintIndex(_ f: FileDiagnostics) -> [LintKey: LintFinding] {
+        var out: [LintKey: LintFinding] = [:]
+        for l in f.lints { out[LintKey(code: l.code.rawValue, start: l.diagnostic.range.start, end: l.diagnostic.range.end)] = out[LintKey(code: l.code.rawValue, start: l.diagnostic.range.start, end: l.diagnostic.range.end)] ?? l }
+        return out
+    }
+
+    /// A lint finding's identity in a report: its code and range.
+    struct LintKey: Hashable {
+        var code: String
+        var start: Int32
+        var end: Int32
+
+        init(code: String, start: Int32, end: Int32) {
+            self.code = code
+            self.start = start
+            self.end = end
+        }
+
+        init(_ d: Diagnostic) { self.init(code: d.code.rawValue, start: d.range.start, end: d.range.end) }
     }
 
     /// The witness under a security finding: `  witness: as ...:` and one line per step, or
@@ -167,6 +191,7 @@ public struct DiagnosticReporter: Sendable {
                 continue
             }
             guard let file = f.file else { continue }
+            let lints = Self.lintIndex(f)
             for d in f.diagnostics {
                 if d.severity == .error { errors += 1 }
                 if d.severity == .warning { warnings += 1 }
@@ -176,7 +201,7 @@ public struct DiagnosticReporter: Sendable {
                     ("endLine", .int(e.line)), ("endColumn", .int(e.column)), ("severity", .string(d.severity.rawValue)),
                     ("code", .string(d.code.rawValue)), ("message", .string(d.message)),
                 ]
-                if let witness = Self.lint(for: d, in: f).flatMap(Self.witnessJSON) { members.append(("witness", witness)) }
+                if let witness = lints[LintKey(d)].flatMap(Self.witnessJSON) { members.append(("witness", witness)) }
                 items.append(.object(members))
             }
         }
@@ -212,6 +237,7 @@ public struct DiagnosticReporter: Sendable {
                 continue
             }
             guard let file = f.file else { continue }
+            let lints = Self.lintIndex(f)
             for d in f.diagnostics {
                 let (s, e) = Self.span(d, in: file)
                 let region: JSONText = .object([
@@ -222,11 +248,11 @@ public struct DiagnosticReporter: Sendable {
                 let location = artifactLocation(f.path, root: root)
                 // Lints have a line-independent anchor (`/users/$uid .write`); other findings use
                 // their message and the text they point at.
-                let anchor = f.lints.first { $0.code.diagnosticCode == d.code && $0.diagnostic.range == d.range }?.anchor
+                let anchor = lints[LintKey(d)]?.anchor
                     ?? d.message + "\u{0}" + file.text(of: d.range)
                 let print = fingerprints.next(code: d.code, location: location, anchor: anchor)
                 var item = result(code: d.code, level: level, message: d.message, location: location, region: region, index: ruleIndex[d.code], fingerprint: print)
-                if let lint = Self.lint(for: d, in: f) { item = Self.addingWitness(lint, to: item, location: location, region: region) }
+                if let lint = lints[LintKey(d)] { item = Self.addingWitness(lint, to: item, location: location, region: region) }
                 results.append(item)
             }
         }
