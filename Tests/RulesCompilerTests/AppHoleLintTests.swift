@@ -66,6 +66,10 @@ import Testing
                 "profile": {".write": "auth.uid === $uid", ".validate": "newData.hasChildren()"},
                 "settings": {".write": "auth.uid === $uid", ".validate": "newData.hasChildren()"}}}
             """#), expected: [.weakerAncestorGrant]),
+        .init(name: "private settings under a record every signed-in user reads", rules: doc(#"""
+            "users": {"$uid": {".read": "auth != null", ".write": "auth.uid === $uid", ".validate": "newData.hasChildren()",
+                "settings": {".read": "auth.uid === $uid"}}}
+            """#), expected: [.weakerAncestorGrant]),
         .init(name: "child narrower than no ancestor", rules: doc(#"""
             "teams": {"$team": {".write": "root.child('admins').child(auth.uid).exists()", ".validate": "newData.hasChildren()",
                 "budget": {".write": "root.child('treasurers').child(auth.uid).exists()"}}}
