@@ -49,6 +49,12 @@ let package = Package(
             dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        // Witnesses for lint findings: counterexamples run through the engine.
+        .target(
+            name: "RulesLint",
+            dependencies: ["DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax"],
+            swiftSettings: swiftSettings
+        ),
         // The test runner: spec files (YAML, JSON), simulated users, steps, coverage, reporters.
         .target(
             name: "RulesTesting",
@@ -87,7 +93,7 @@ let package = Package(
             name: "RulesCommands",
             dependencies: [
                 "DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", "RulesTesting", "RulesBenchmark",
-                "DatabaseServer",
+                "DatabaseServer", "RulesLint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -112,6 +118,7 @@ let package = Package(
             name: "RulesRuntimeTests", dependencies: ["RulesTestSupport", "RulesRuntime", "RulesCompiler", "RulesSyntax"], exclude: ["Golden"],
             swiftSettings: swiftSettings),
         .testTarget(name: "DatabaseRulesTests", dependencies: ["RulesTestSupport", "DatabaseRules"], swiftSettings: swiftSettings),
+        .testTarget(name: "RulesLintTests", dependencies: ["RulesTestSupport", "RulesLint", "DatabaseRules"], swiftSettings: swiftSettings),
         .testTarget(name: "RulesTestingTests", dependencies: ["RulesTestSupport", "RulesTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ReferenceTests", dependencies: ["RulesTestSupport", "RulesRuntime", "RulesCompiler", "RulesSyntax"],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RulesCompiler
+import RulesLint
 import RulesSyntax
 
 /// `rules check FILE...`: the linter that CI runs.
@@ -69,8 +70,11 @@ public struct CheckCommand: ParsableCommand {
     @Flag(name: .customLong("no-config"), help: "Do not read a project configuration file.")
     public var noConfig = false
 
-    @Option(name: .customLong("source-root"), help: ArgumentHelp("The directory SARIF names files relative to (%SRCROOT%). Default: the configuration file's directory, else the repository root (.git), else the working directory.", valueName: "dir"))
+    @Option(name: .customLong("source-root"), help: ArgumentHelp("The directory SARIF names files relative to (%SRCROOT%). Default: the first checked file's repository (the nearest directory above it holding .git or .database-rules.yaml), else the configuration file's directory, else the working directory's repository root, else the working directory.", valueName: "dir"))
     public var sourceRoot: String?
+
+    @Option(name: .customLong("witness-spec"), help: ArgumentHelp("Write each security finding's witness as a rules test spec file in this directory; each fails until the rules are fixed.", valueName: "dir"))
+    public var witnessSpec: String?
 
     @Option(name: .customLong("docs-url"), help: ArgumentHelp("Base address of the code documentation, for SARIF's helpUri (default: the project's docs on its home page).", valueName: "url"))
     public var docsURL: String?
@@ -179,7 +183,7 @@ public struct CheckCommand: ParsableCommand {
         if quiet { results = results.map(Self.errorsOnly) }
         let terminal = Terminal(color, environment: ProcessInfo.processInfo.environment)
         let onTerminal = format == .text && outputFile == nil
-        let root = SourceRoot.find(explicit: sourceRoot, configurationDirectory: config?.directory)
+        let root = SourceRoot.find(explicit: sourceRoot, configurationDirectory: config?.directory, files: files)
         let docs = docsURL ?? config?.documentation ?? RulesTool.documentationBase
         let report = DiagnosticReporter(terminal: onTerminal ? terminal : .plain, sourceRoot: root, documentationBase: docs).report(results, format: format)
         if let outputFile {
@@ -190,6 +194,7 @@ public struct CheckCommand: ParsableCommand {
         for (extra, path) in (try? extraReports()) ?? [] {
             Self.write(DiagnosticReporter(terminal: .plain, sourceRoot: root, documentationBase: docs).report(results, format: extra), to: path)
         }
+        if let witnessSpec { WitnessSpecWriter.write(results, to: witnessSpec) }
         var status = Self.exitCode(results)
         let warnings = results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .warning }.count }
         if status == 0, let maxWarnings, warnings > maxWarnings {
@@ -276,7 +281,7 @@ public struct CheckCommand: ParsableCommand {
         let file = SourceFile(path: path, bytes: bytes)
         let result = RulesCompiler.compile(file)
         guard let lints else { return FileDiagnostics(file: file, path: path, diagnostics: result.diagnostics) }
-        let found = Linter.lint(result, file: file, configuration: lints)
+        let found = WitnessSearch.confirm(Linter.lint(result, file: file, configuration: lints), file: file)
         var out = FileDiagnostics(file: file, path: path, diagnostics: merge(result.diagnostics, found.map(\.diagnostic)))
         out.lints = found
         return out

@@ -2,6 +2,7 @@ import Foundation
 import RulesTesting
 import RulesCompiler
 import RulesSyntax
+import RulesLint
 
 /// Renders the findings of `rules check` in each output format.
 public struct DiagnosticReporter: Sendable {
@@ -10,7 +11,7 @@ public struct DiagnosticReporter: Sendable {
 
     public let terminal: Terminal
     /// The directory SARIF names files relative to (`%SRCROOT%`); nil: the working directory's
-    /// repository root, as ``SourceRoot/find(explicit:configurationDirectory:workingDirectory:)``.
+    /// repository root of the first file, as ``SourceRoot/find(explicit:configurationDirectory:files:workingDirectory:)``.
     public let sourceRoot: SourceRoot?
     /// The base of each code's documentation address (SARIF's `helpUri`).
     public let documentationBase: String
@@ -59,6 +60,7 @@ public struct DiagnosticReporter: Sendable {
                 continue
             }
             guard let file = f.file else { continue }
+            let lints = Self.lintIndex(f)
             for d in f.diagnostics {
                 let (start, end) = Self.span(d, in: file)
                 let label: String
@@ -69,11 +71,71 @@ public struct DiagnosticReporter: Sendable {
                 }
                 out += terminal.bold("\(file.path):\(start.line):\(start.column):") + " \(label) " + terminal.bold(d.message) + " [\(d.code)]\n"
                 out += excerpt(file, start, end)
+                if let lint = lints[LintKey(d)] { out += witnessText(lint) }
             }
         }
         out += summary(files) + "\n"
         if let tally = tally(files) { out += tally + "\n" }
         return out
+    }
+
+    /// The lint finding behind a diagnostic, if it is one.
+    static func lint(for d: Diagnostic, in f: FileDiagnostics) -> LintFinding? {
+        f.lints.first { $0.code.diagnosticCode == d.code && $0.diagnostic.range == d.range }
+    }
+
+    /// The file's lint findings by code and range, so that a report with many findings looks
+    /// each one up in constant time.
+    static func lintIndex(_ f: FileDiagnostics) -> [LintKey: LintFinding] {
+        var out: [LintKey: LintFinding] = [:]
+        for l in f.lints { out[LintKey(code: l.code.rawValue, start: l.diagnostic.range.start, end: l.diagnostic.range.end)] = out[LintKey(code: l.code.rawValue, start: l.diagnostic.range.start, end: l.diagnostic.range.end)] ?? l }
+        return out
+    }
+
+    /// A lint finding's identity in a report: its code and range.
+    struct LintKey: Hashable {
+        var code: String
+        var start: Int32
+        var end: Int32
+
+        init(code: String, start: Int32, end: Int32) {
+            self.code = code
+            self.start = start
+            self.end = end
+        }
+
+        init(_ d: Diagnostic) { self.init(code: d.code.rawValue, start: d.range.start, end: d.range.end) }
+    }
+
+    /// The witness under a security finding: `  witness: as ...:` and one line per step, or
+    /// `  witness: unconfirmed (...)`.
+    private func witnessText(_ lint: LintFinding) -> String {
+        guard let status = lint.witnessStatus else { return "" }
+        guard let w = lint.witness else {
+            return terminal.dim("  witness: unconfirmed (no counterexample the engine allows was found)") + "\n"
+        }
+        let lines = w.lines
+        return terminal.dim("  witness (\(status)): " + lines[0]) + "\n" + lines.dropFirst().map { terminal.dim("    " + $0) + "\n" }.joined()
+    }
+
+    /// The witness as JSON: `{"status", "identity": {"role", "uid"}, "data", "steps": [...]}`.
+    static func witnessJSON(_ lint: LintFinding) -> JSONText? {
+        guard let status = lint.witnessStatus else { return nil }
+        guard let w = lint.witness else { return .object([("status", .string(status))]) }
+        var identity: [(String, JSONText)] = [("role", .string(w.identity.role))]
+        if let uid = w.identity.uid { identity.append(("uid", .string(uid))) }
+        let steps: [JSONText] = w.steps.map { s in
+            var m: [(String, JSONText)] = [("operation", .string(s.operation.rawValue)), ("path", .string(s.path))]
+            if let v = s.value { m.append(("value", .string(v.json))) }
+            m.append(("expected", .string(s.expectAllowed ? "allow" : "deny")))
+            m.append(("verdict", .string(s.allowed.map { $0 ? "allow" : "deny" } ?? "not run")))
+            m.append(("note", .string(s.note)))
+            return .object(m)
+        }
+        return .object([
+            ("status", .string(status)), ("identity", .object(identity)),
+            ("data", .string(w.data?.json ?? "null")), ("now", .int(Int(RulesLint.WitnessSearch.now))), ("steps", .array(steps)),
+        ])
     }
 
     /// From five findings on, a line counting them by code, most frequent first, so a long report
@@ -129,15 +191,18 @@ public struct DiagnosticReporter: Sendable {
                 continue
             }
             guard let file = f.file else { continue }
+            let lints = Self.lintIndex(f)
             for d in f.diagnostics {
                 if d.severity == .error { errors += 1 }
                 if d.severity == .warning { warnings += 1 }
                 let (s, e) = Self.span(d, in: file)
-                items.append(.object([
+                var members: [(String, JSONText)] = [
                     ("file", .string(f.path)), ("line", .int(s.line)), ("column", .int(s.column)),
                     ("endLine", .int(e.line)), ("endColumn", .int(e.column)), ("severity", .string(d.severity.rawValue)),
                     ("code", .string(d.code.rawValue)), ("message", .string(d.message)),
-                ]))
+                ]
+                if let witness = lints[LintKey(d)].flatMap(Self.witnessJSON) { members.append(("witness", witness)) }
+                items.append(.object(members))
             }
         }
         return .object([("diagnostics", .array(items)), ("errors", .int(errors)), ("warnings", .int(warnings))])
@@ -161,7 +226,7 @@ public struct DiagnosticReporter: Sendable {
                 ("properties", Self.ruleProperties(entry.code)),
             ])
         }
-        let root = sourceRoot ?? SourceRoot.find(explicit: nil, configurationDirectory: nil)
+        let root = sourceRoot ?? SourceRoot.find(explicit: nil, configurationDirectory: nil, files: files.map(\.path))
         var fingerprints = FingerprintCounter()
         var results: [JSONText] = []
         for f in files {
@@ -172,6 +237,7 @@ public struct DiagnosticReporter: Sendable {
                 continue
             }
             guard let file = f.file else { continue }
+            let lints = Self.lintIndex(f)
             for d in f.diagnostics {
                 let (s, e) = Self.span(d, in: file)
                 let region: JSONText = .object([
@@ -182,10 +248,12 @@ public struct DiagnosticReporter: Sendable {
                 let location = artifactLocation(f.path, root: root)
                 // Lints have a line-independent anchor (`/users/$uid .write`); other findings use
                 // their message and the text they point at.
-                let anchor = f.lints.first { $0.code.diagnosticCode == d.code && $0.diagnostic.range == d.range }?.anchor
+                let anchor = lints[LintKey(d)]?.anchor
                     ?? d.message + "\u{0}" + file.text(of: d.range)
                 let print = fingerprints.next(code: d.code, location: location, anchor: anchor)
-                results.append(result(code: d.code, level: level, message: d.message, location: location, region: region, index: ruleIndex[d.code], fingerprint: print))
+                var item = result(code: d.code, level: level, message: d.message, location: location, region: region, index: ruleIndex[d.code], fingerprint: print)
+                if let lint = lints[LintKey(d)] { item = Self.addingWitness(lint, to: item, location: location, region: region) }
+                results.append(item)
             }
         }
         let driver: JSONText = .object([
@@ -244,6 +312,39 @@ public struct DiagnosticReporter: Sendable {
             ("locations", .array([.object([("physicalLocation", .object(physical))])])),
             ("partialFingerprints", .object([(Self.fingerprintKey, .string(fingerprint))])),
         ]
+        return .object(members)
+    }
+
+    /// A SARIF result with the finding's witness: its text after the message, and a `codeFlows`
+    /// entry with one thread-flow location per step (at the finding's region), each step's
+    /// operation and the engine's verdict in its message; the structured witness in `properties`.
+    static func addingWitness(_ lint: LintFinding, to result: JSONText, location: JSONText, region: JSONText?) -> JSONText {
+        guard let status = lint.witnessStatus, case .object(var members) = result else { return result }
+        let witnessLine: String
+        if let w = lint.witness {
+            witnessLine = "Witness (the engine ran it): " + w.lines.joined(separator: " ")
+        } else {
+            witnessLine = "Witness: unconfirmed (no counterexample the engine allows was found)."
+        }
+        if let i = members.firstIndex(where: { $0.0 == "message" }), case .object(let message) = members[i].1,
+            case .string(let text)? = message.first(where: { $0.0 == "text" })?.1
+        {
+            members[i].1 = .object([("text", .string(text + "\n\n" + witnessLine))])
+        }
+        if let w = lint.witness {
+            var physical: [(String, JSONText)] = [("artifactLocation", location)]
+            if let region { physical.append(("region", region)) }
+            let steps: [JSONText] = w.lines.dropFirst().map { line in
+                .object([("location", .object([("physicalLocation", .object(physical)), ("message", .object([("text", .string(line))]))]))])
+            }
+            members.append(("codeFlows", .array([.object([
+                ("message", .object([("text", .string(w.lines[0]))])),
+                ("threadFlows", .array([.object([("locations", .array(steps))])])),
+            ])])))
+        }
+        var properties: [(String, JSONText)] = [("witnessStatus", .string(status))]
+        if let json = witnessJSON(lint) { properties.append(("witness", json)) }
+        members.append(("properties", .object(properties)))
         return .object(members)
     }
 

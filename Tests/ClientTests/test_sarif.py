@@ -104,17 +104,24 @@ def test_same_uris_and_fingerprints_from_every_working_directory(repo):
     assert base == {"%SRCROOT%": {"uri": "file://" + repo + "/"}}
     assert results and all(a == {"uri": "app/rules/database.rules.json", "uriBaseId": "%SRCROOT%"} for a, _ in results)
     assert len({json.dumps(p) for _, p in results}) == len(results)
-    # From outside the repository the root is still found from the working directory; with the
-    # root given explicitly, the output is the same as from inside.
-    explicit = subprocess.run(
-        [os.path.abspath(BINARY), "check", os.path.join(repo, "app", "rules", "database.rules.json"), "--format", "sarif", "--source-root", repo],
-        cwd="/", capture_output=True, text=True, timeout=60,
-    ).stdout
-    assert identities(explicit) == identities(top)
-    # A file outside the source root gets an absolute file URI and no base.
+    # The root is the checked file's repository, whatever the working directory: from "/" and
+    # from inside another repository, the URIs and fingerprints are the same byte for byte.
+    path = os.path.join(repo, "app", "rules", "database.rules.json")
+    assert identities(check("/", path, status=0)) == identities(top)
     with tempfile.TemporaryDirectory(prefix="rules-sarif-other-") as other:
         os.makedirs(os.path.join(other, ".git"))
-        elsewhere = check(other, os.path.join(repo, "app", "rules", "database.rules.json"), status=0)
+        assert identities(check(other, path, status=0)) == identities(top)
+        # With the root given explicitly, the output is the same as from inside; a file outside
+        # the given root gets an absolute file URI and no base.
+        explicit = subprocess.run(
+            [os.path.abspath(BINARY), "check", path, "--format", "sarif", "--source-root", repo],
+            cwd="/", capture_output=True, text=True, timeout=60,
+        ).stdout
+        assert identities(explicit) == identities(top)
+        elsewhere = subprocess.run(
+            [os.path.abspath(BINARY), "check", path, "--format", "sarif", "--source-root", other],
+            cwd=other, capture_output=True, text=True, timeout=60,
+        ).stdout
     outside = json.loads(elsewhere)["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
     assert outside["uri"].startswith("file:///") and outside["uri"].endswith("/app/rules/database.rules.json")
     assert "uriBaseId" not in outside

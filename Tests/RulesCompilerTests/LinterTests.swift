@@ -93,7 +93,8 @@ func doc(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
         .init(name: "admin lookup only in validate", rules: doc(#""m": {"$id": {".write": true, ".validate": "newData.isString() && root.child('admins').child(auth.uid).val() != null"}}"#), expected: [.publicWrite, .authorizationInValidate]),
         .init(name: "membership check only in validate", rules: doc(#""m": {"$id": {".write": "auth != null", ".validate": "root.child('members').hasChild(auth.uid) && newData.isString()"}}"#), expected: [.authorizationInValidate]),
         .init(name: "owner check also in write", rules: doc(#""p": {"$id": {".write": "auth != null && (!data.exists() || data.child('owner').val() == auth.uid)", ".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: []),
-        .init(name: "write forbids deletes", rules: doc(#""p": {"$id": {".write": "auth != null && newData.exists()", ".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: []),
+        // Deletes are forbidden, but the old owner is never checked: anyone signed in takes the record.
+        .init(name: "write forbids deletes", rules: doc(#""p": {"$id": {".write": "auth != null && newData.exists()", ".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: [.ownershipTakeover]),
         .init(name: "create only write", rules: doc(#""p": {"$id": {".write": "auth != null && !data.exists()", ".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: []),
         .init(name: "auth only signed-in test in validate", rules: doc(#""p": {"$id": {".write": "auth != null", ".validate": "auth != null && newData.isString()"}}"#), expected: []),
         .init(name: "ancestor write with auth property", rules: doc(#""p": {".write": "auth.uid == 'admin'", "$id": {".validate": "newData.child('owner').val() == auth.uid"}}"#), expected: []),

@@ -49,6 +49,18 @@ public enum LintCatalog {
         case .weakerAncestorGrant:
             return ("A .read or .write that an ancestor's conditional grant already implies.",
                 "Grants cascade: when an ancestor's rule is true, everything below it is granted. If this rule can only be true when the ancestor's is (auth.uid == $uid under auth != null), it never decides anything, and the stricter check it seems to make protects nothing. Narrow the ancestor's rule or move it below.")
+        case .selfGrantedPrivilege:
+            return ("A grant that looks the caller up in data the caller can write.",
+                "The rule grants when root.child(...).child(auth.uid)... holds (a role, an admin flag, a membership), and a .write lets each user write that location under their own uid. Any user sets the value, then passes the rule. Keep privileges where only administrators write, or forbid changing them in the user's own .write.")
+        case .ownershipTakeover:
+            return ("An owner check that compares only the new owner with the caller.",
+                "newData.child('uid').val() === auth.uid says who the record will belong to, not who it belongs to: with no .write on the path reading the old value, anyone overwrites someone else's record by naming themselves its owner. Require the old owner in .write too: !data.exists() || data.child('uid').val() === auth.uid.")
+        case .recordCheckAtCollection:
+            return ("A record's field checked at the collection above the records.",
+                "At a location whose children are $wildcard records, newData.child('field') is the record whose key is 'field', not the field of each record. Real writes fail the rule, and writing that phantom record makes it pass for every record. Move the rule into the $wildcard.")
+        case .literalKeyBesideWildcard:
+            return ("A literal key beside a $wildcard that names a field of its records.",
+                "Rules at \"field\" beside \"$id\" apply to a record whose key is 'field', not to the field of each record; the records' rules read that field, so the rules were meant inside the $wildcard. As written they validate nothing.")
         case .unusedSuppression:
             return ("A lint suppression comment that hides nothing.",
                 "No finding of the named lint starts where the rules-lint-disable comment reaches, so it can be removed (or the code it was meant for has changed). Only lints that run are considered.")

@@ -27,6 +27,14 @@ extension DiagnosticCode {
     public static let authorizationInValidate: DiagnosticCode = "authorization-in-validate"
     /// A conditional `.read`/`.write` implied by a conditional grant of an ancestor.
     public static let weakerAncestorGrant: DiagnosticCode = "weaker-ancestor-grant"
+    /// A grant by a lookup of the caller in data the caller may write.
+    public static let selfGrantedPrivilege: DiagnosticCode = "self-granted-privilege"
+    /// An owner check on the new owner field only, never the old one.
+    public static let ownershipTakeover: DiagnosticCode = "ownership-takeover"
+    /// A record field checked at the collection above the records.
+    public static let recordCheckAtCollection: DiagnosticCode = "record-check-at-collection"
+    /// A literal key beside a `$wildcard`, meant as a field of the wildcard's records.
+    public static let literalKeyBesideWildcard: DiagnosticCode = "literal-key-beside-wildcard"
     /// A lint suppression comment that hides nothing.
     public static let unusedSuppression: DiagnosticCode = "unused-suppression"
     /// A rules file close to the server's size limit.
@@ -49,6 +57,10 @@ public enum LintCode: String, Sendable, Hashable, CaseIterable, Comparable {
     case rootInWrite = "root-in-write"
     case authorizationInValidate = "authorization-in-validate"
     case weakerAncestorGrant = "weaker-ancestor-grant"
+    case selfGrantedPrivilege = "self-granted-privilege"
+    case ownershipTakeover = "ownership-takeover"
+    case recordCheckAtCollection = "record-check-at-collection"
+    case literalKeyBesideWildcard = "literal-key-beside-wildcard"
     case queryWithoutIndex = "query-without-index"
     case rulesSizeNearLimit = "rules-size-near-limit"
     case unknownLintCode = "unknown-lint-code"
@@ -70,12 +82,15 @@ public enum LintCode: String, Sendable, Hashable, CaseIterable, Comparable {
     public var securitySeverity: Double? {
         switch self {
         case .publicWrite: 9.1
+        case .selfGrantedPrivilege: 8.8
+        case .ownershipTakeover: 8.1
+        case .recordCheckAtCollection: 7.5
         case .authorizationInValidate: 8.1
         case .publicRead: 7.5
         case .shadowedRule, .weakerAncestorGrant: 6.5
         case .unvalidatedWrite, .deleteGuardInValidate: 5.3
         case .rootInWrite: 4.3
-        case .unreachableWildcard, .constantRule, .impossibleCondition, .typeMismatchComparison,
+        case .unreachableWildcard, .literalKeyBesideWildcard, .constantRule, .impossibleCondition, .typeMismatchComparison,
             .queryWithoutIndex, .rulesSizeNearLimit, .unknownLintCode, .unusedSuppression:
             nil
         }

@@ -8,11 +8,26 @@ public struct LintFinding: Sendable, Hashable {
     public var diagnostic: Diagnostic
     /// Where it is in the rule tree, independent of line numbers: e.g. `/users/$uid .write`.
     public let anchor: String
+    /// Counterexamples the linter proposes for a security finding, most likely first; nothing is
+    /// run yet (see ``LintWitness``).
+    public var witnessCandidates: [LintWitness] = []
+    /// The first candidate the engine confirmed, with its verdicts (set by `RulesLint`).
+    public var witness: LintWitness?
+    /// Whether the witness search ran for this finding (and found nothing when ``witness`` is nil).
+    public var witnessSearched = false
 
     /// Creates a finding.
-    public init(code: LintCode, message: String, range: SourceRange, anchor: String) {
+    public init(code: LintCode, message: String, range: SourceRange, anchor: String, witnessCandidates: [LintWitness] = []) {
         self.code = code
         self.diagnostic = .warning(code.diagnosticCode, message, at: range)
         self.anchor = anchor
+        self.witnessCandidates = witnessCandidates
+    }
+
+    /// `confirmed` (a witness the engine ran), `unconfirmed` (a security finding with no witness
+    /// found) or nil (not a security finding, or not searched).
+    public var witnessStatus: String? {
+        guard code.securitySeverity != nil, witnessSearched else { return nil }
+        return witness == nil ? "unconfirmed" : "confirmed"
     }
 }

@@ -18,7 +18,21 @@ struct LintWalker {
     private struct ConditionalGrant {
         var path: String
         var checked: CheckedExpression
+        var node: RuleNode
     }
+
+    /// The rules one conditional grant voids (`weaker-ancestor-grant`, reported once per grant).
+    private struct Voided {
+        var grant: ConditionalGrant
+        var kind: RuleKind
+        var children: [(range: SourceRange, anchor: String, node: RuleNode)]
+    }
+
+    private var voided: [Voided] = []
+    /// The `shadowed-rule` finding (by index) of each unconditional grant (`.read /a`).
+    private var shadowedBy: [String: Int] = [:]
+    /// For each `shadowed-rule` finding (by index), the other locations it shadows.
+    private var shadowedOthers: [Int: [String]] = [:]
 
     /// A `.write` on the path that can let someone delete without an authorization check: it
     /// tests at most that auth is not null, and does not require the new or the old value.
@@ -53,12 +67,41 @@ struct LintWalker {
 
     mutating func run(_ root: RuleNode) {
         walk(root, Context())
+        for (index, others) in shadowedOthers {
+            let f = findings[index]
+            findings[index] = LintFinding(
+                code: f.code, message: f.diagnostic.message + " The same grant shadows the rules at " + others.joined(separator: ", ") + ".",
+                range: f.diagnostic.range, anchor: f.anchor, witnessCandidates: f.witnessCandidates)
+        }
+        for v in voided {
+            let a = v.grant
+            let first = v.children[0]
+            let verb = v.kind == .read ? "read" : "write"
+            var message = "This \(v.kind.key) never decides anything: whenever it is true, the \(v.kind.key) at \(a.path) (\(text(a.checked.root, a.checked))) is true too, and that grant already covers everything below it. Everyone it admits can \(verb) here, so the stricter check protects nothing: narrow the rule at \(a.path), or move it below."
+            if v.children.count > 1 {
+                message += " The same grant voids the \(v.kind.key) rules at " + v.children.dropFirst().map { $0.node.pathDescription }.joined(separator: ", ") + "."
+            }
+            let op: LintWitness.Step.Operation = v.kind == .read ? .read : .set
+            let note = "allowed by the \(v.kind.key) at \(a.path), whatever the rule at \(first.node.pathDescription) says"
+            var candidates = WitnessPlanner.single(first.node, op, identities: [.stranger(uid: WitnessPlanner.attacker), .anonymous], note: note) {
+                op == .read ? nil : WitnessPlanner.sample(first.node, uid: $0)
+            }
+            // The ancestor may grant on the old data (`data.child('owner').val() === auth.uid`):
+            // Mallory owns the ancestor's record, not the child's.
+            let me = WitnessPlanner.attacker
+            let ancestorPath = WitnessPlanner.concrete(a.node.path, fallback: "k1")
+            let childPath = WitnessPlanner.concrete(first.node.path, fallback: "k1")
+            candidates.append(LintWitness(
+                identity: .stranger(uid: me), data: .nested(WitnessPlanner.sample(a.node, uid: me), at: WitnessPlanner.segments(ancestorPath)),
+                steps: [.init(op, childPath, value: op == .read ? nil : WitnessPlanner.sample(first.node, uid: me), note: note)]))
+            findings.append(LintFinding(code: .weakerAncestorGrant, message: message, range: first.range, anchor: first.anchor, witnessCandidates: candidates))
+        }
         for (index, count) in unvalidatedBelow where count > 0 {
             let f = findings[index]
             let rest = count == 1 ? "the .write below it, which has" : "the \(count) .write rules below it, which have"
             findings[index] = LintFinding(
                 code: f.code, message: f.diagnostic.message + " The same holds for \(rest) no .validate either.",
-                range: f.diagnostic.range, anchor: f.anchor)
+                range: f.diagnostic.range, anchor: f.anchor, witnessCandidates: f.witnessCandidates)
         }
     }
 
@@ -79,22 +122,38 @@ struct LintWalker {
             let grant = kind == .read ? context.read : context.write
             let verb = kind == .read ? "reads" : "writes"
             if let grant {
+                // One unconditional grant shadows every rule of its kind below it: one finding, at
+                // the first, listing the others.
+                let key = "\(kind.key) \(grant.path)"
+                if let first = shadowedBy[key] {
+                    shadowedOthers[first, default: []].append(node.pathDescription)
+                    continue
+                }
+                shadowedBy[key] = findings.count
+                let op: LintWitness.Step.Operation = kind == .read ? .read : .set
                 add(.shadowedRule, range, anchor,
-                    "This \(kind.key) can never change a verdict: the \(kind.key) at \(grant.path) already grants \(verb) unconditionally, and a grant cascades to everything below it.")
+                    "This \(kind.key) can never change a verdict: the \(kind.key) at \(grant.path) already grants \(verb) unconditionally, and a grant cascades to everything below it.",
+                    witnesses: WitnessPlanner.single(node, op, identities: [.anonymous], note: "granted by the \(kind.key) at \(grant.path)") {
+                        op == .read ? nil : WitnessPlanner.sample(node, uid: $0)
+                    })
                 continue
             }
             if kind == .write, inner.weakWrite == nil, let weak = weakWrite(rule, verdict, node) { inner.weakWrite = weak }
             if case .expression(let checked) = rule.body, !verdict.alwaysTrue, !verdict.neverTrue {
-                checkWeakerAncestor(checked, kind, verdict, context.conditional[kind] ?? [], range, anchor)
-                inner.conditional[kind, default: []].append(ConditionalGrant(path: node.pathDescription, checked: checked))
+                checkWeakerAncestor(checked, kind, verdict, context.conditional[kind] ?? [], range, anchor, node)
+                inner.conditional[kind, default: []].append(ConditionalGrant(path: node.pathDescription, checked: checked, node: node))
             }
             var publicFinding: Int?
             if verdict.trueWhenSignedOut && large {
                 let what = node.path.isEmpty ? "the whole database" : "\(node.pathDescription) and everything below it"
                 let why: String
                 if case .constant = rule.body { why = "this \(kind.key) is true" } else { why = "this \(kind.key) is true when auth is null" }
+                let op: LintWitness.Step.Operation = kind == .read ? .read : .set
                 add(kind == .read ? .publicRead : .publicWrite, range, anchor,
-                    "Anyone, signed in or not, can \(kind == .read ? "read" : "write") \(what): \(why), and no rule below can take the grant back.")
+                    "Anyone, signed in or not, can \(kind == .read ? "read" : "write") \(what): \(why), and no rule below can take the grant back.",
+                    witnesses: WitnessPlanner.single(node, op, identities: [.anonymous], existing: op == .read, note: "granted by this \(kind.key)") {
+                        op == .read ? nil : WitnessPlanner.sample(node, uid: $0)
+                    })
                 publicFinding = findings.count - 1
             }
             if kind == .write, !verdict.neverTrue, !hasValidate(node), !onlyDeletes(rule), !checksNewValue(rule), !onlyAdministrators(rule) {
@@ -109,8 +168,12 @@ struct LintWalker {
                         range: f.diagnostic.range, anchor: f.anchor)
                     inner.unvalidatedAbove = p
                 } else {
+                    let note = "store a value of any shape"
                     add(.unvalidatedWrite, range, anchor,
-                        "Whoever this .write admits can store any value at \(node.pathDescription): there is no .validate at \(node.pathDescription) or below it.")
+                        "Whoever this .write admits can store any value at \(node.pathDescription): there is no .validate at \(node.pathDescription) or below it.",
+                        witnesses: WitnessPlanner.single(node, .set, note: note) { _ in WitnessPlanner.junk }
+                            + WitnessPlanner.single(node, .set, existing: true, note: note) { _ in WitnessPlanner.junk }
+                            + lookupWitnesses(rule, node, note: note))
                     inner.unvalidatedAbove = findings.count - 1
                 }
             }
@@ -137,7 +200,9 @@ struct LintWalker {
     private mutating func checkAuthorizationInValidate(_ rule: Rule, _ node: RuleNode, _ weak: WeakWrite?, _ anchor: String) {
         guard let weak, case .expression(let checked) = rule.body, let use = authorizationComparison(checked.root, checked) else { return }
         add(.authorizationInValidate, checked.fileRange(of: use), anchor,
-            "This .validate checks auth, but .validate never runs when the new value is null: anyone the .write at \(weak.path) admits (\(weak.text)) can delete \(node.pathDescription), whatever this says. Put the check in .write, where it also covers deletes (for a delete, compare with data).")
+            "This .validate checks auth, but .validate never runs when the new value is null: anyone the .write at \(weak.path) admits (\(weak.text)) can delete \(node.pathDescription), whatever this says. Put the check in .write, where it also covers deletes (for a delete, compare with data).",
+            witnesses: WitnessPlanner.single(node, .delete, identities: [.stranger(uid: WitnessPlanner.attacker), .anonymous], existing: true,
+                note: "delete \(WitnessPlanner.victim)'s record; .validate does not run"))
     }
 
     /// The `.write` as a ``WeakWrite``, when it can grant a delete to someone it does not identify.
@@ -146,7 +211,7 @@ struct LintWalker {
         case .invalid: return nil
         case .constant(let b): return b ? WeakWrite(path: node.pathDescription, text: "true") : nil
         case .expression(let checked):
-            guard !verdict.neverTrue, !usesAuthProperty(checked.root, checked), !checksNewValue(rule) else { return nil }
+            guard !verdict.neverTrue, !usesAuthBeyondSignedIn(checked.root, checked), !checksNewValue(rule) else { return nil }
             let operands: [Expression] = if case .logical(.and, let list) = checked.root.kind { list } else { [checked.root] }
             // `newData.exists()` stops deletes; `!data.exists()` only creates.
             for o in operands {
@@ -160,33 +225,58 @@ struct LintWalker {
     /// `weaker-ancestor-grant`: a conditional `.read`/`.write` that is true only when an ancestor's
     /// conditional grant of the same kind is true too, so it never decides anything.
     private mutating func checkWeakerAncestor(
-        _ checked: CheckedExpression, _ kind: RuleKind, _ verdict: Verdict, _ ancestors: [ConditionalGrant], _ range: SourceRange, _ anchor: String
+        _ checked: CheckedExpression, _ kind: RuleKind, _ verdict: Verdict, _ ancestors: [ConditionalGrant], _ range: SourceRange, _ anchor: String,
+        _ node: RuleNode
     ) {
         let mine = conjuncts(checked.root)
-        for a in ancestors {
-            let theirs = conjuncts(a.checked.root)
-            // Only a rule that looks stricter than the ancestor's is reported: one with a
-            // conjunct that is neither a signed-in test (nor an `||` offering one) nor the
-            // ancestor's own. A mere repeat of the grant is redundant, not misleading.
-            let theirTexts = Set(theirs.map { normalized(text($0, a.checked)) })
-            let stricter = mine.contains { c in
-                if isSignedInTest(c, checked) { return false }
-                if case .logical(.or, let options) = c.kind, options.contains(where: { isSignedInTest($0, checked) }) { return false }
-                return !theirTexts.contains(normalized(text(c, checked)))
-            }
-            guard stricter else { continue }
-            let implied = theirs.allSatisfy { t in
-                if isSignedInTest(t, a.checked) { return verdict.neverTrueWhenSignedOut }
+        // A conjunct that looks the caller up (`root.child('members').child(auth.uid).exists()`)
+        // cannot hold signed out: `auth.uid` is then null, and `child(null)` is an error.
+        let signedInOnly = verdict.neverTrueWhenSignedOut
+            || mine.contains { c in RootLookup.all(in: c, checked).contains { $0.mentionsCaller && $0.use === c } }
+        // Whether every conjunct of an ancestor's (alternative) condition holds when this rule does.
+        func implies(_ theirs: [Expression], _ a: ConditionalGrant) -> Bool {
+            theirs.allSatisfy { t in
+                if isSignedInTest(t, a.checked) { return signedInOnly }
                 guard !usesRelativeSnapshot(t, a.checked) else { return false }
                 let wanted = normalized(text(t, a.checked))
                 return mine.contains { normalized(text($0, checked)) == wanted }
             }
-            guard implied else { continue }
-            let verb = kind == .read ? "read" : "write"
-            add(.weakerAncestorGrant, range, anchor,
-                "This \(kind.key) never decides anything: whenever it is true, the \(kind.key) at \(a.path) (\(text(a.checked.root, a.checked))) is true too, and that grant already covers everything below it. Everyone it admits can \(verb) here, so the stricter check protects nothing: narrow the rule at \(a.path), or move it below.")
+        }
+        for a in ancestors {
+            let alternatives: [Expression] = if case .logical(.or, let list) = a.checked.root.kind { list } else { [a.checked.root] }
+            let hit: Bool
+            if alternatives.count == 1 {
+                let theirs = conjuncts(a.checked.root)
+                // Only a rule that looks stricter than the ancestor's is reported: one with a
+                // conjunct that is neither a signed-in test (nor an `||` offering one) nor the
+                // ancestor's own. A mere repeat of the grant is redundant, not misleading.
+                let theirTexts = Set(theirs.map { normalized(text($0, a.checked)) })
+                let stricter = mine.contains { c in
+                    if isSignedInTest(c, checked) { return false }
+                    if case .logical(.or, let options) = c.kind, options.contains(where: { isSignedInTest($0, checked) }) { return false }
+                    return !theirTexts.contains(normalized(text(c, checked)))
+                }
+                hit = stricter && implies(theirs, a)
+            } else {
+                // `A || B` above: this rule is voided when it implies one alternative, and it says
+                // something other than the whole `A || B`.
+                hit = normalized(text(checked.root, checked)) != normalized(text(a.checked.root, a.checked))
+                    && alternatives.contains { implies(conjuncts($0), a) }
+            }
+            guard hit else { continue }
+            if let i = voided.firstIndex(where: { $0.grant.node === a.node && $0.kind == kind }) {
+                voided[i].children.append((range, anchor, node))
+            } else {
+                voided.append(Voided(grant: a, kind: kind, children: [(range, anchor, node)]))
+            }
             return
         }
+    }
+
+    /// `unvalidated-write` candidates whose starting data satisfies the `.write`'s root lookups.
+    private func lookupWitnesses(_ rule: Rule, _ node: RuleNode, note: String) -> [LintWitness] {
+        guard case .expression(let checked) = rule.body else { return [] }
+        return WitnessPlanner.withLookups(node, checked, .set, note: note) { _ in WitnessPlanner.junk }
     }
 
     /// The top-level operands of an `&&` chain, or the expression itself.
@@ -211,6 +301,18 @@ struct LintWalker {
     private func usesRelativeSnapshot(_ e: Expression, _ checked: CheckedExpression) -> Bool {
         if case .identifier = e.kind, let r = checked.resolution(of: e), r == .data || r == .newData { return true }
         return e.subexpressions.contains { usesRelativeSnapshot($0, checked) }
+    }
+
+    /// Whether the expression reads a property of `auth` other than in a signed-in test
+    /// (`auth.uid != null` identifies nobody).
+    private func usesAuthBeyondSignedIn(_ e: Expression, _ checked: CheckedExpression) -> Bool {
+        if isSignedInTest(e, checked) { return false }
+        switch e.kind {
+        case .member(let o, _, _), .index(let o, _):
+            if checked.resolution(of: o) == .auth { return true }
+        default: break
+        }
+        return e.subexpressions.contains { usesAuthBeyondSignedIn($0, checked) }
     }
 
     /// Whether the expression reads a property of `auth` (`auth.uid`, `auth.token.admin`...).
@@ -291,7 +393,11 @@ struct LintWalker {
                     inner.removeAll { $0.code == .impossibleCondition }
                 }
             }
-            for f in inner where !f.silent { add(f.code, f.range, anchor, f.message) }
+            for f in inner where !f.silent {
+                let witnesses = f.code == .deleteGuardInValidate
+                    ? WitnessPlanner.single(node, .delete, existing: true, note: "delete it; .validate does not run") : []
+                add(f.code, f.range, anchor, f.message, witnesses: witnesses)
+            }
             if full.findings.isEmpty, !isLiteral(checked.root) {
                 if value.isAlwaysTrue {
                     add(.constantRule, rule.valueRange, anchor, "This \(rule.kind.key) is always true, whatever the data, auth or time; write true if that is meant.")
@@ -340,6 +446,19 @@ struct LintWalker {
         let conditions = conjuncts(checked.root).filter { !isSignedInTest($0, checked) }
         guard conditions.count == 1 else { return false }
         let t = Substring(normalized(text(conditions[0], checked)))
+        if t.hasPrefix("auth.token.") {
+            // A custom claim set by the project's own backend: `auth.token.admin === true`,
+            // `auth.token.role == 'admin'`.
+            var rest = t.dropFirst("auth.token.".count)
+            let claim = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            guard !claim.isEmpty else { return false }
+            rest = rest.dropFirst(claim.count)
+            if rest.isEmpty || ["==true", "===true"].contains(rest) { return true }
+            for op in ["===", "=="] where rest.hasPrefix(op + "'") && rest.hasSuffix("'") && rest.count > op.count + 2 {
+                return !rest.dropFirst(op.count + 1).dropLast().contains("'")
+            }
+            return false
+        }
         guard t.hasPrefix("root.child('") else { return false }
         var rest = t.dropFirst("root.child('".count)
         if rest.first == "/" { rest = rest.dropFirst() }
@@ -391,7 +510,7 @@ struct LintWalker {
         return v
     }
 
-    private mutating func add(_ code: LintCode, _ range: SourceRange, _ anchor: String, _ message: String) {
-        findings.append(LintFinding(code: code, message: message, range: range, anchor: anchor))
+    private mutating func add(_ code: LintCode, _ range: SourceRange, _ anchor: String, _ message: String, witnesses: [LintWitness] = []) {
+        findings.append(LintFinding(code: code, message: message, range: range, anchor: anchor, witnessCandidates: witnesses))
     }
 }

@@ -1,0 +1,103 @@
+/// A concrete counterexample for a security finding: who acts, the data before, and one or a
+/// few operations, each with the verdict it must get and (once run) the verdict the engine gave.
+///
+/// The linter proposes candidates (``LintFinding/witnessCandidates``) without running anything;
+/// `RulesLint.WitnessSearch` runs them through the engine and keeps the first whose every step
+/// got the verdict it expects (``LintFinding/witness``).
+public struct LintWitness: Sendable, Hashable {
+    /// Who performs the operations.
+    public enum Identity: Sendable, Hashable {
+        /// Signed out (`auth == null`).
+        case anonymous
+        /// A signed-in user who owns nothing in the starting data.
+        case stranger(uid: String)
+        /// The signed-in user whose key the path uses.
+        case owner(uid: String)
+
+        /// The uid, nil when signed out.
+        public var uid: String? {
+            switch self {
+            case .anonymous: nil
+            case .stranger(let uid), .owner(let uid): uid
+            }
+        }
+
+        /// `anonymous`, `stranger`, `owner`.
+        public var role: String {
+            switch self {
+            case .anonymous: "anonymous"
+            case .stranger: "stranger"
+            case .owner: "owner"
+            }
+        }
+
+        /// `anonymous (signed out)`, `a signed-in stranger (uid mallory)`...
+        public var description: String {
+            switch self {
+            case .anonymous: "anonymous (signed out)"
+            case .stranger(let uid): "a signed-in stranger (uid \(uid))"
+            case .owner(let uid): "the owner (uid \(uid))"
+            }
+        }
+    }
+
+    /// One operation.
+    public struct Step: Sendable, Hashable {
+        /// The kind of operation.
+        public enum Operation: String, Sendable, Hashable {
+            case read, set, update, delete
+        }
+
+        public var operation: Operation
+        /// The absolute path, e.g. `/users/mallory/role`.
+        public var path: String
+        /// The value written (`set`; for `update`, an object of relative paths).
+        public var value: WitnessValue?
+        /// The verdict the witness needs.
+        public var expectAllowed: Bool
+        /// The verdict the engine gave (nil until run).
+        public var allowed: Bool?
+        /// Why the step is there, e.g. `make yourself an administrator`.
+        public var note: String
+
+        public init(_ operation: Operation, _ path: String, value: WitnessValue? = nil, expectAllowed: Bool = true, note: String) {
+            self.operation = operation
+            self.path = path
+            self.value = value
+            self.expectAllowed = expectAllowed
+            self.note = note
+        }
+
+        /// `set /users/mallory/role = "admin"`.
+        public var summary: String {
+            var s = "\(operation.rawValue) \(path)"
+            if let value { s += " = \(value.json)" }
+            return s
+        }
+    }
+
+    public var identity: Identity
+    /// The data before the first step (nil: an empty database).
+    public var data: WitnessValue?
+    public var steps: [Step]
+
+    public init(identity: Identity, data: WitnessValue? = nil, steps: [Step]) {
+        self.identity = identity
+        self.data = data
+        self.steps = steps
+    }
+
+    /// Every step ran and got the verdict it needs.
+    public var confirmed: Bool { steps.allSatisfy { $0.allowed == $0.expectAllowed } }
+
+    /// The witness as text lines, e.g. `as a signed-in stranger (uid mallory), with data {...}:`,
+    /// then `1. set /x = 1 → allowed (expected allowed): note`.
+    public var lines: [String] {
+        var out = ["as \(identity.description), starting from " + (data.map { "the data \($0.json)" } ?? "an empty database") + ":"]
+        for (i, s) in steps.enumerated() {
+            let verdict = s.allowed.map { $0 ? "allowed" : "denied" } ?? "not run"
+            out.append("\(i + 1). \(s.summary) → \(verdict) by the engine (\(s.note))")
+        }
+        return out
+    }
+}

@@ -1,0 +1,62 @@
+/// A small JSON value for witnesses: the data a counterexample starts from and the values it
+/// writes. Objects keep their keys sorted, so a witness renders the same way every time.
+public indirect enum WitnessValue: Sendable, Hashable {
+    case string(String)
+    case number(Double)
+    case bool(Bool)
+    case object([String: WitnessValue])
+
+    /// The value as compact JSON, keys sorted.
+    public var json: String {
+        switch self {
+        case .string(let s): return Self.quote(s)
+        case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+        case .bool(let b): return b ? "true" : "false"
+        case .object(let members):
+            return "{" + members.keys.sorted().map { Self.quote($0) + ":" + members[$0]!.json }.joined(separator: ",") + "}"
+        }
+    }
+
+    /// `value` placed at `segments` below an empty root: `{"a": {"b": value}}`.
+    public static func nested(_ value: WitnessValue, at segments: [String]) -> WitnessValue {
+        segments.reversed().reduce(value) { .object([$1: $0]) }
+    }
+
+    /// The two values merged: objects member by member, otherwise `other` wins.
+    public func merged(with other: WitnessValue) -> WitnessValue {
+        guard case .object(let a) = self, case .object(let b) = other else { return other }
+        var out = a
+        for (k, v) in b { out[k] = a[k].map { $0.merged(with: v) } ?? v }
+        return .object(out)
+    }
+
+    /// The value with `value` set at the relative path `segments` (objects are created on the way).
+    public func setting(_ value: WitnessValue, at segments: [String]) -> WitnessValue {
+        guard let first = segments.first else { return value }
+        var members: [String: WitnessValue] = [:]
+        if case .object(let m) = self { members = m }
+        members[first] = (members[first] ?? .object([:])).setting(value, at: Array(segments.dropFirst()))
+        return .object(members)
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let hex = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,86 @@
+import DatabaseRules
+import RulesCompiler
+import RulesRuntime
+import RulesSyntax
+
+/// Confirms security findings with the engine: each candidate counterexample the linter proposed
+/// (``LintFinding/witnessCandidates``) is run through ``Ruleset/decide(_:on:auth:now:explain:)``
+/// on a ``Database`` holding its starting data, step by step (an allowed write is committed), and
+/// the first whose every step gets the verdict it needs becomes the finding's witness, with the
+/// engine's verdicts.
+///
+/// A finding of a lint in ``requiresWitness`` without a witness is dropped; any other security
+/// finding without one is kept and marked unconfirmed (``LintFinding/witnessStatus``).
+public enum WitnessSearch {
+    /// The clock every witness runs at (2026-01-01T00:00:00Z, in ms), so that runs repeat.
+    public static let now: Double = 1_767_225_600_000
+
+    /// Lints whose findings are reported only with a witness: their static test is a strong
+    /// hint, and the engine's verdict is the proof.
+    public static let requiresWitness: Set<LintCode> = [.selfGrantedPrivilege, .ownershipTakeover, .recordCheckAtCollection]
+
+    /// The findings of `file` with witnesses searched; findings come back in the same order.
+    public static func confirm(_ findings: [LintFinding], file: SourceFile) -> [LintFinding] {
+        guard findings.contains(where: { $0.code.securitySeverity != nil }) else { return findings }
+        guard let rules = try? Ruleset(file: file) else { return findings }
+        return confirm(findings, rules: rules)
+    }
+
+    /// The findings with witnesses searched against `rules`.
+    public static func confirm(_ findings: [LintFinding], rules: Ruleset) -> [LintFinding] {
+        findings.compactMap { finding in
+            guard finding.code.securitySeverity != nil else { return finding }
+            var f = finding
+            f.witnessSearched = true
+            for candidate in f.witnessCandidates {
+                let ran = run(candidate, rules: rules)
+                if ran.confirmed {
+                    f.witness = ran
+                    break
+                }
+            }
+            if f.witness == nil, requiresWitness.contains(f.code) { return nil }
+            return f
+        }
+    }
+
+    /// Runs a witness: each step's ``LintWitness/Step/allowed`` is the engine's verdict. Running
+    /// stops at the first step whose verdict is not the one it needs (later steps stay unrun).
+    public static func run(_ witness: LintWitness, rules: Ruleset) -> LintWitness {
+        var out = witness
+        var database = Database()
+        if let data = witness.data {
+            guard let d = try? Database(json: data.json) else { return out }
+            database = d
+        }
+        let auth: AuthValue = witness.identity.uid.map { AuthValue.user(uid: $0) } ?? .null
+        for i in out.steps.indices {
+            guard let operation = operation(out.steps[i]) else { return out }
+            let decision = database.apply(operation, rules: rules, auth: auth, now: now)
+            out.steps[i].allowed = decision.allowed
+            if decision.allowed != out.steps[i].expectAllowed { return out }
+        }
+        return out
+    }
+
+    /// The engine's operation for a step (nil when its value cannot be read).
+    static func operation(_ step: LintWitness.Step) -> DatabaseOperation? {
+        switch step.operation {
+        case .read:
+            return .read(path: step.path)
+        case .delete:
+            return .delete(path: step.path)
+        case .set:
+            guard let v = step.value, let input = try? DataInputReader.read(json: v.json) else { return nil }
+            return .set(path: step.path, value: input)
+        case .update:
+            guard case .object(let members)? = step.value else { return nil }
+            var values: [(String, DataInput)] = []
+            for key in members.keys.sorted() {
+                guard let input = try? DataInputReader.read(json: members[key]!.json) else { return nil }
+                values.append((key, input))
+            }
+            return .update(path: step.path, values: values)
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import RulesCompiler
+
+/// A witness as a `rules test` spec file (see `docs/test-spec-format.md`) that fails until the
+/// rules are fixed: the steps before the last keep the verdicts the engine gave, and the last
+/// step, the one that shows the hole, expects `deny`.
+public enum WitnessSpec {
+    /// The YAML text of one spec file for a finding with a witness; `rulesPath` is the rules file
+    /// relative to where the spec is written.
+    public static func render(_ finding: LintFinding, rulesPath: String) -> String? {
+        guard let w = finding.witness, !w.steps.isEmpty else { return nil }
+        var out = "# \(finding.code.rawValue) at \(finding.anchor): fails until the rules are fixed.\n"
+        out += "# \(oneLine(finding.diagnostic.message))\n"
+        out += "rules: \(WitnessValue.string(rulesPath).json)\n"
+        out += "now: \(Int(WitnessSearch.now))\n"
+        if let data = w.data { out += "data: \(data.json)\n" }
+        out += "auth:\n  caller: " + (w.identity.uid.map { "{uid: \(WitnessValue.string($0).json)}" } ?? "null") + "\n"
+        out += "tests:\n  - name: \(WitnessValue.string("\(finding.code.rawValue): \(finding.anchor)").json)\n    steps:\n"
+        for (i, s) in w.steps.enumerated() {
+            let last = i == w.steps.count - 1
+            out += "      - as: caller\n"
+            switch s.operation {
+            case .read: out += "        read: \(WitnessValue.string(s.path).json)\n"
+            case .delete: out += "        delete: \(WitnessValue.string(s.path).json)\n"
+            case .set: out += "        set: \(WitnessValue.string(s.path).json)\n        value: \(s.value?.json ?? "null")\n"
+            case .update: out += "        update: \(WitnessValue.string(s.path).json)\n        values: \(s.value?.json ?? "{}")\n"
+            }
+            let expectAllow = last ? false : (s.allowed ?? s.expectAllowed)
+            out += "        expect: \(expectAllow ? "allow" : "deny")\n"
+        }
+        return out
+    }
+
+    private static func oneLine(_ s: String) -> String {
+        s.split(separator: "\n").joined(separator: " ")
+    }
+}
