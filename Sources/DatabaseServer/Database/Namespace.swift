@@ -104,7 +104,7 @@ public final class Namespace: Sendable {
     /// keep the whole explanation.
     private static func denial(_ operation: DatabaseOperation, rules: Ruleset, database: Database, auth: AuthValue, now: Double) -> ServerError {
         let full = rules.decide(operation, on: database, auth: auth, now: now, explain: true)
-        let redacted = rules.decide(operation, on: database, auth: auth, now: now, explain: true)
+        let redacted = rules.decide(operation, on: database, auth: auth, now: now, explain: true, redactUnreadable: true)
         var error = ServerError.permissionDenied(explanation: DenialReason.line(redacted))
         error.logExplanation = DenialReason.line(full)
         return error
