@@ -92,7 +92,7 @@ public final class RulesServer: Sendable {
     /// One service group owns every long-lived task (the listeners, the rules watcher, the
     /// coverage worker) and the signal handlers. On SIGINT or SIGTERM, each listener stops
     /// accepting, closes its streams and WebSocket connections at once and idle connections,
-    /// and lets requests in progress finish (within ``shutdownGraceSeconds``); then durable
+    /// and lets requests in progress finish (within ``shutdownGraceMilliseconds``); then durable
     /// storage is flushed and closed.
     public func run(onReady: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let logger = {
@@ -129,7 +129,7 @@ public final class RulesServer: Sendable {
             services.append(.init(service: BackgroundTask { await coverage.run() }, successTerminationBehavior: .ignore))
         }
         var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        groupConfiguration.maximumGracefulShutdownDuration = .seconds(Self.shutdownGraceSeconds)
+        groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Self.shutdownGraceMilliseconds)
         let group = ServiceGroup(configuration: groupConfiguration)
         let address = configuration.host.contains(":") ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
         try await withThrowingTaskGroup(of: Void.self) { tasks in
@@ -167,9 +167,11 @@ public final class RulesServer: Sendable {
         await store?.close()
     }
 
-    /// Seconds requests in progress get to finish after SIGINT or SIGTERM before they are
-    /// cancelled (streams and WebSocket connections are closed at once).
-    static let shutdownGraceSeconds: Int64 = 10
+    /// Milliseconds requests in progress get to finish after SIGINT or SIGTERM before their
+    /// tasks are cancelled (streams and WebSocket connections are closed at once; a stream's
+    /// task ends at the cancellation). Cancellation is cooperative: a write being committed is
+    /// committed, and one whose body is still arriving is not acknowledged.
+    static let shutdownGraceMilliseconds: Int64 = 1500
 
     /// The address could not be listened on.
     public struct ListenError: Error, CustomStringConvertible {
