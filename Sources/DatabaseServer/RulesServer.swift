@@ -24,6 +24,8 @@ public final class RulesServer: Sendable {
     public let store: DurableStore?
     /// What opening durable storage had to say (uploaded rules that no longer compile).
     public let storageWarnings: [String]
+    /// The bytes of request bodies held at once, across connections.
+    public let bodies: BodyBudget
     private let rulesStamp: Mutex<FileStamp?>
 
     /// Prepares a server: compiles the rules file (throwing its diagnostics, a ``RulesError``,
@@ -52,6 +54,7 @@ public final class RulesServer: Sendable {
         }
         log = RequestLog(capacity: configuration.requestLogCapacity, format: configuration.logFormat)
         rulesStamp = Mutex(configuration.rulesFile.flatMap(FileStamp.init(path:)))
+        bodies = BodyBudget(total: max(configuration.limits.maxBodyBytesInFlight, configuration.limits.maxBodyBytes))
     }
 
     /// Loads an emulator export (`DIR/database_export/<namespace>.json`) into the namespaces,
@@ -84,17 +87,30 @@ public final class RulesServer: Sendable {
     }
 
     /// Listens until the task is cancelled or the process gets SIGINT or SIGTERM. `onReady`
-    /// gets the port once connections are accepted.
+    /// gets the port once connections are accepted. Throws ``ListenError`` when the address
+    /// cannot be listened on (in use, not this machine's).
+    ///
+    /// One service group owns every long-lived task (the listeners, the rules watcher, the
+    /// coverage worker) and the signal handlers. On SIGINT or SIGTERM, each listener stops
+    /// accepting, closes its streams and WebSocket connections at once and idle connections,
+    /// and lets requests in progress finish (within ``shutdownGraceMilliseconds``); then durable
+    /// storage is flushed and closed.
     public func run(onReady: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let logger = {
             var logger = Logger(label: "rules-serve")
             logger.logLevel = .critical
             return logger
         }()
-        let responder = RESTResponder(registry: registry, log: log, limits: configuration.limits)
+        let limits = configuration.limits
+        let responder = EdgeResponder(
+            inner: RESTResponder(registry: registry, log: log, limits: limits),
+            hosts: HostPolicy(allowedNames: configuration.allowedHosts),
+            bodies: bodies)
         let ports = AsyncStream<Int>.makeStream()
-        let server = httpServer()
-        let connections = MaximumAvailableConnections(Self.connectionLimit(configuration.limits.maxConnections))
+        let connectionLimit = Self.connectionLimit(limits.maxConnections)
+        let table = ConnectionTable(limit: connectionLimit)
+        let server = httpServer(table: table)
+        let connections = MaximumAvailableConnections(connectionLimit)
         let primary = Application(
             responder: responder,
             server: server,
@@ -106,14 +122,33 @@ public final class RulesServer: Sendable {
                 ports.continuation.finish()
             },
             logger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                let serviceGroup = ServiceGroup(
-                    configuration: ServiceGroupConfiguration(services: [.init(service: primary)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-                try await serviceGroup.run()
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: primary)]
+        if configuration.rulesFile != nil {
+            services.append(.init(service: BackgroundTask { [self] in await watchRules() }, successTerminationBehavior: .ignore))
+        }
+        if let coverage {
+            services.append(.init(service: BackgroundTask { await coverage.run() }, successTerminationBehavior: .ignore))
+        }
+        var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .milliseconds(Self.shutdownGraceMilliseconds)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        let address = configuration.host.contains(":") ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                defer { ports.continuation.finish() }
+                try await group.run()
             }
-            var port = 0
+            var port: Int?
             for await p in ports.stream { port = p }
+            guard let port else {
+                // The listener failed before it listened: its error, said plainly.
+                do {
+                    try await tasks.next()
+                } catch {
+                    throw ListenError(address: address, underlying: error)
+                }
+                throw ListenError(address: address, underlying: nil)
+            }
             if !configuration.hostGiven, configuration.host == "127.0.0.1", port > 0 {
                 // Also ::1, for clients that resolve localhost to IPv6; ignored where it fails.
                 let secondary = Application(
@@ -123,25 +158,42 @@ public final class RulesServer: Sendable {
                         address: .hostname("::1", port: port), serverName: nil, backlog: Self.backlog,
                         availableConnectionsDelegate: connections),
                     logger: logger)
-                group.addTask {
-                    let serviceGroup = ServiceGroup(
-                        configuration: ServiceGroupConfiguration(services: [.init(service: secondary)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-                    try? await serviceGroup.run()
-                }
-            }
-            if configuration.rulesFile != nil {
-                group.addTask { [self] in await watchRules() }
-            }
-            if let coverage {
-                group.addTask { await coverage.run() }
+                await group.addServiceUnlessShutdown(.init(service: secondary, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore))
             }
             onReady(port)
-            try await group.next()
-            coverage?.stop()
-            group.cancelAll()
+            try await tasks.next()
         }
+        coverage?.stop()
         // Every write committed before the listeners stopped is on disk before the process ends.
         await store?.close()
+    }
+
+    /// Milliseconds requests in progress get to finish after SIGINT or SIGTERM before their
+    /// tasks are cancelled (streams and WebSocket connections are closed at once; a stream's
+    /// task ends at the cancellation). Cancellation is cooperative: a write being committed is
+    /// committed, and one whose body is still arriving is not acknowledged.
+    static let shutdownGraceMilliseconds: Int64 = 1500
+
+    /// The address could not be listened on.
+    public struct ListenError: Error, CustomStringConvertible {
+        /// `host:port`.
+        public let address: String
+        /// What the system said.
+        public let underlying: (any Error)?
+
+        /// `cannot listen on 127.0.0.1:9000: address already in use`.
+        public var description: String {
+            "cannot listen on \(address): \(reason)"
+        }
+
+        /// The system's reason, in lower case (`address already in use`).
+        var reason: String {
+            guard let underlying else { return "the listener stopped before it started" }
+            if let io = underlying as? IOError {
+                return String(cString: strerror(io.errnoCode)).lowercased()
+            }
+            return String(describing: underlying)
+        }
     }
 
     /// The length of the kernel's queue of connections not yet accepted (the system's
@@ -166,16 +218,30 @@ public final class RulesServer: Sendable {
         return max(1, min(wanted, available))
     }
 
-    /// HTTP/1.1 with the upgrade to the SDKs' WebSocket protocol at `/.ws`.
-    private func httpServer() -> HTTPServerBuilder {
+    /// HTTP/1.1 with the upgrade to the SDKs' WebSocket protocol at `/.ws`. The upgrade is
+    /// refused (and the request answered 403 by ``EdgeResponder``) for a host that is not
+    /// allowed; the connection's `Origin` is in force (``RequestOrigin/current``) while it is
+    /// served, so `auth` with `owner` from another site's page is refused.
+    private func httpServer(table: ConnectionTable) -> HTTPServerBuilder {
         let registry = registry, log = log, limits = configuration.limits, explain = configuration.explainDenials
         let sessions = SessionCounter()
-        let ws = WebSocketServerConfiguration(maxFrameSize: limits.maxWireFrameBytes, autoPing: .enabled(timePeriod: .seconds(30)))
+        let hosts = HostPolicy(allowedNames: configuration.allowedHosts)
+        // Text frames that are not UTF-8 close the connection with 1007.
+        let ws = WebSocketServerConfiguration(maxFrameSize: limits.maxWireFrameBytes, autoPing: .enabled(timePeriod: .seconds(30)), validateUTF8: true)
+        let headTimeout = TimeAmount.milliseconds(Int64(limits.headerTimeoutSeconds * 1000))
         let idle = TimeAmount.milliseconds(Int64(limits.idleTimeoutSeconds * 1000))
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [MalformedRequestHandler()], idleTimeout: idle)
         let shouldUpgrade: @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> = { request, channel, _ in
             guard let target = request.path, target == "/.ws" || target.hasPrefix("/.ws?") else { return .dontUpgrade }
+            guard hosts.allows(authority: request.authority) else {
+                // Answered below the HTTP layer (a refused upgrade is otherwise a bare 400).
+                let answer = ParserErrorHandler.rawAnswer(status: "403 Forbidden", json: EdgeResponder.hostRefusedJSON(request.authority ?? ""))
+                channel.triggerUserOutboundEvent(ConnectionActivity.answerAndClose(answer), promise: nil)
+                return .dontUpgrade
+            }
+            let browser = RequestOrigin(
+                origin: request.headerFields[.origin], fetchSite: request.headerFields[RequestOrigin.secFetchSite], authority: request.authority)
             let parsed = try? RequestTarget(target)
             guard let name = try? registry.name(parsed?.parameter("ns")) else { return .dontUpgrade }
             let host = request.authority ?? "127.0.0.1"
@@ -183,14 +249,18 @@ public final class RulesServer: Sendable {
             let connection = WireConnection(
                 namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host, session: session, explainDenials: explain,
                 channel: channel)
+            // A WebSocket connection is closed at once when the server shuts down.
+            channel.triggerUserOutboundEvent(ConnectionActivity.requestStarted(longLived: true), promise: nil)
             return .upgrade([:]) { inbound, outbound, _ in
-                await connection.run(inbound: inbound, outbound: outbound)
+                await RequestOrigin.$current.withValue(browser) {
+                    await connection.run(inbound: inbound, outbound: outbound)
+                }
             }
         }
         return HTTPServerBuilder { responder in
             GuardedChildChannel(
                 inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init(http1: http1, ws: ws), shouldUpgrade: shouldUpgrade),
-                timeout: idle)
+                timeout: headTimeout, table: table)
         }
     }
 
@@ -231,6 +301,18 @@ public final class RulesServer: Sendable {
     /// Writes a line to standard error.
     static func say(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+/// A task that runs until the server shuts down (then it is cancelled), as a service of its
+/// group.
+struct BackgroundTask: Service {
+    let body: @Sendable () async -> Void
+
+    init(_ body: @escaping @Sendable () async -> Void) { self.body = body }
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown { await body() }
     }
 }
 

@@ -5,6 +5,9 @@ public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// Whether ``host`` was chosen by the user (then only that address is bound).
     public var hostGiven = false
+    /// Host names answered besides `localhost` and IP addresses (`--allow-host`): a request
+    /// whose `Host` is another name gets 403 (see ``HostPolicy``).
+    public var allowedHosts: [String] = []
     /// The port; 0 picks a free one.
     public var port: Int = 9000
     /// The rules file every namespace is decided by (nil: open rules, with a warning).

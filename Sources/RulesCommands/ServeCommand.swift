@@ -27,6 +27,11 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on (default 127.0.0.1 and ::1).")
     public var host: String?
 
+    @Option(name: .customLong("allow-host"), help: ArgumentHelp(
+        "A host name the server answers besides localhost and IP addresses (repeatable): requests whose Host header names another host are refused, against DNS rebinding.",
+        valueName: "name"))
+    public var allowHost: [String] = []
+
     @Option(help: "The project id: requests without ?ns= use the namespace <project>-default-rtdb.")
     public var project: String?
 
@@ -53,7 +58,10 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds an HTTP connection may stay open with no request in progress.", valueName: "seconds"))
     public var idleTimeout: Double = 120
 
-    @Option(name: .customLong("max-connections"), help: "Connections open at once; further clients wait until one closes.")
+    @Option(name: .customLong("header-timeout"), help: ArgumentHelp("Seconds a connection may take to send a whole request head (from connecting, or from the first byte of a later request).", valueName: "seconds"))
+    public var headerTimeout: Double = 10
+
+    @Option(name: .customLong("max-connections"), help: "Connections open at once; when full, the oldest connection with no request in progress is closed to make room.")
     public var maxConnections: Int = 4096
 
     @Flag(inversion: .prefixedNo, help: "Send WebSocket clients the explanation of each denial as a security debug message (the JavaScript SDK prints it as FIREBASE: ... in the console).")
@@ -75,12 +83,20 @@ public struct ServeCommand: AsyncParsableCommand {
             configuration.host = host
             configuration.hostGiven = true
         }
+        for name in allowHost {
+            guard !name.isEmpty, !name.contains(":"), !name.contains("/"), !name.contains(" ") else {
+                Self.fail("--allow-host takes a host name without a port, such as myhost.local; got '\(name)'")
+            }
+        }
+        configuration.allowedHosts = allowHost
         configuration.logFormat = format
         configuration.dataDirectory = data
         guard keepAlive >= 0.1, keepAlive <= 3600 else { Self.fail("--keep-alive must be between 0.1 and 3600 seconds; got \(keepAlive)") }
         configuration.limits.keepAliveSeconds = keepAlive
         guard idleTimeout >= 0.1, idleTimeout <= 86400 else { Self.fail("--idle-timeout must be between 0.1 and 86400 seconds; got \(idleTimeout)") }
         configuration.limits.idleTimeoutSeconds = idleTimeout
+        guard headerTimeout >= 0.1, headerTimeout <= 3600 else { Self.fail("--header-timeout must be between 0.1 and 3600 seconds; got \(headerTimeout)") }
+        configuration.limits.headerTimeoutSeconds = headerTimeout
         guard maxConnections >= 1 else { Self.fail("--max-connections must be at least 1; got \(maxConnections)") }
         configuration.limits.maxConnections = maxConnections
         configuration.coverage = coverage
@@ -126,20 +142,27 @@ public struct ServeCommand: AsyncParsableCommand {
         let rulesText = configuration.rulesFile.map { "\($0), for every namespace (reloaded when it changes)" } ?? "open rules (everything allowed)"
         let namespace = configuration.defaultNamespace
         let host = configuration.host, hostGiven = configuration.hostGiven, startWarning = warning, importedNames = imported, dataDirectory = data
-        try await server.run { port in
-            var banner = """
-                rules serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(hostGiven ? "" : " and http://[::1]:\(port)")
-                  rules:             \(rulesText)
-                  default namespace: \(namespace) (requests without ?ns=)
-                  clients:           FIREBASE_DATABASE_EMULATOR_HOST=127.0.0.1:\(port)
-                  denials:           logged here with the deciding rule; also in each response's X-Rules-Explanation header
-                  page:              http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ shows the data, the requests and why each was denied
+        let exposed = !HostPolicy.isLoopbackAddress(host)
+        do {
+            try await server.run { port in
+                var banner = """
+                    rules serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(hostGiven ? "" : " and http://[::1]:\(port)")
+                      rules:             \(rulesText)
+                      default namespace: \(namespace) (requests without ?ns=)
+                      clients:           FIREBASE_DATABASE_EMULATOR_HOST=127.0.0.1:\(port)
+                      denials:           logged here with the deciding rule; also in each response's X-Rules-Explanation header
+                      page:              http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ shows the data, the requests and why each was denied
 
-                """
-            if let startWarning { banner += startWarning + "\n" }
-            if let dataDirectory { banner += "  data:              \(dataDirectory) (durable: each write is on disk before it is acknowledged)\n" }
-            if !importedNames.isEmpty { banner += "  imported:          \(importedNames.joined(separator: ", "))\n" }
-            FileHandle.standardError.write(Data(banner.utf8))
+                    """
+                if let startWarning { banner += startWarning + "\n" }
+                if exposed { banner += Self.exposedWarning(host) + "\n" }
+                if let dataDirectory { banner += "  data:              \(dataDirectory) (durable: each write is on disk before it is acknowledged)\n" }
+                if !importedNames.isEmpty { banner += "  imported:          \(importedNames.joined(separator: ", "))\n" }
+                FileHandle.standardError.write(Data(banner.utf8))
+            }
+        } catch let error as RulesServer.ListenError {
+            FileHandle.standardError.write(Data("rules serve: \(error)\n".utf8))
+            Foundation.exit(1)
         }
         if let exportOnExit {
             do {
@@ -149,6 +172,12 @@ public struct ServeCommand: AsyncParsableCommand {
                 Self.fail("--export-on-exit: \(error)")
             }
         }
+    }
+
+    /// The warning printed when the server listens on an address other machines can reach.
+    static func exposedWarning(_ host: String) -> String {
+        "warning: listening on \(host), not a loopback address: every client that can reach it can read and write everything "
+            + "as the administrator with Authorization: Bearer owner (or ?auth=owner). Use it only on a network you trust."
     }
 
     static func fail(_ message: String) -> Never {

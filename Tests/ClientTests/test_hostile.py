@@ -60,7 +60,7 @@ def test_hostile_http_requests_get_errors_and_lose_nothing(serve):
     port = server.port
 
     # A body shorter than its Content-Length, then the client stops sending.
-    truncated = raw_http(port, b'PUT /t.json HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"a": 1')
+    truncated = raw_http(port, b'PUT /t.json HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"a": 1')
     assert status_of(truncated) in (None, 400), truncated[:200]
     assert server.rest("GET", "/t.json").json() is None
 
@@ -86,9 +86,9 @@ def test_hostile_http_requests_get_errors_and_lose_nothing(serve):
         assert "is too deep" in r.headers["X-Rules-Explanation"], r.headers
 
     # Header floods: too many headers, and one huge header.
-    many = b"GET /keep.json HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(20_000)) + b"\r\n"
+    many = b"GET /keep.json HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(20_000)) + b"\r\n"
     assert status_of(raw_http(port, many)) in (None, 400, 431)
-    huge = b"GET /keep.json HTTP/1.1\r\nHost: x\r\nX-Big: " + b"y" * (4 * MB) + b"\r\n\r\n"
+    huge = b"GET /keep.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"y" * (4 * MB) + b"\r\n\r\n"
     assert status_of(raw_http(port, huge)) in (None, 400, 431)
 
     # Garbage instead of HTTP.
@@ -157,7 +157,7 @@ def test_a_listener_that_reads_nothing_is_cut_off_and_memory_stays_bounded(serve
     sse = socket.socket()
     sse.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sse.connect(("127.0.0.1", server.port))
-    sse.sendall(b"GET /big.json HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+    sse.sendall(b"GET /big.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
     # A WebSocket client that listens and never reads (its library stops reading once a few
     # messages wait).
     ws = contextlib.ExitStack()
@@ -240,3 +240,189 @@ def test_a_client_that_opens_ten_thousand_silent_connections_is_shed():
         assert server.rest("GET", "/keep.json").status_code == 200
     finally:
         server.stop()
+
+
+def raw_exchange(port, head, timeout=10):
+    """Sends a request head (with Connection: close) and returns the whole answer."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(head)
+        chunks = []
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except (ConnectionResetError, socket.timeout):
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def test_a_host_name_that_is_not_loopback_or_allowed_is_refused_on_every_door(serve):
+    server = serve(OPEN, ["--allow-host", "dev.lan"])
+    seed(server)
+    for host, allowed in [("evil.example", False), (f"evil.example:{server.port}", False), ("localhost.evil.example", False),
+                          ("dev.lan", True), (f"localhost:{server.port}", True), ("app.localhost", True),
+                          ("10.0.2.2:9000", True), ("[::1]", True)]:
+        r = server.rest("GET", "/keep.json", headers={"Host": host})
+        assert r.status_code == (200 if allowed else 403), (host, r.status_code, r.text)
+        if not allowed:
+            assert "--allow-host" in r.json()["error"]
+    stream = raw_exchange(server.port, b"GET /keep.json HTTP/1.1\r\nHost: evil.example\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n")
+    assert status_of(stream) == 403, stream[:200]
+    upgrade = raw_exchange(server.port, b"GET /.ws?v=5&ns=default HTTP/1.1\r\nHost: evil.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                                        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    assert status_of(upgrade) == 403, upgrade[:200]
+
+
+def test_the_administrator_is_refused_from_pages_not_on_this_machine(serve):
+    server = serve({"rules": {".read": True, "public": {".write": True}}})
+    evil = {"Origin": "https://evil.example"}
+    r = server.rest("PUT", "/x.json", 1, token="owner", headers=evil)
+    assert r.status_code == 401 and "Administrator credentials" in r.json()["error"], r.text
+    assert server.rest("GET", "/x.json", headers=evil, auth="owner").status_code == 401
+    assert server.rest("GET", "/x.json", headers={"Sec-Fetch-Site": "cross-site"}, access_token="owner").status_code == 401
+    # The settings door too: a foreign page cannot replace the rules.
+    r = server.rest("PUT", "/.settings/rules.json", raw='{"rules": {".read": true, ".write": true}}', token="owner", headers=evil)
+    assert r.status_code == 401, r.text
+    assert server.rest("PUT", "/y.json", 1).status_code == 401  # the rules are unchanged
+    # From a page on this machine (browser-based rules-unit-testing), and without a page, owner works.
+    assert server.rest("PUT", "/x.json", 2, token="owner", headers={"Origin": "http://localhost:9876"}).status_code == 200
+    assert server.rest("PUT", "/x.json", 3, token="owner", headers={"Origin": "http://127.0.0.1:5173"}).status_code == 200
+    assert server.rest("PUT", "/x.json", 4, token="owner").status_code == 200
+    # Anyone from any page may do what the rules allow, and read the answer.
+    r = server.rest("PUT", "/public/a.json", 5, headers={"Origin": "http://192.168.1.20:3000"})
+    assert r.status_code == 200
+    assert r.headers["Access-Control-Allow-Origin"] == "http://192.168.1.20:3000" and "Origin" in r.headers["Vary"]
+    assert r.headers["Access-Control-Expose-Headers"] == "ETag, X-Rules-Explanation"
+
+    # WebSocket: the upgrade's Origin decides whether auth with owner is accepted.
+    def auth(origin):
+        with connect(f"ws://127.0.0.1:{server.port}/.ws?v=5&ns=default", origin=origin) as ws:
+            ws.recv(timeout=5)
+            ws.send(json.dumps({"t": "d", "d": {"r": 1, "a": "auth", "b": {"cred": "owner"}}}))
+            while True:
+                message = json.loads(ws.recv(timeout=5))
+                if message.get("t") == "d" and message["d"].get("r") == 1:
+                    return message["d"]["b"]
+    refused = auth("https://evil.example")
+    assert refused["s"] == "invalid_token" and "Administrator credentials" in refused["d"], refused
+    assert auth("http://localhost:9876")["s"] == "ok"
+    assert auth(None)["s"] == "ok"
+
+
+def test_every_answer_exposes_etag_and_the_explanation_to_pages(serve):
+    server = serve({"rules": {".read": True, "a": {".write": "newData.val() === 1"}}})
+    origin = {"Origin": "http://localhost:3000"}
+    denied = server.rest("PUT", "/a.json", 2, headers=origin)
+    assert denied.status_code == 401 and denied.headers["X-Rules-Explanation"]
+    for r in (denied, server.rest("GET", "/a.json", headers=origin), server.rest("GET", "/nope"),
+              server.rest("OPTIONS", "/a.json", headers=origin)):
+        assert r.headers["Access-Control-Expose-Headers"] == "ETag, X-Rules-Explanation", (r.status_code, r.headers)
+    assert denied.headers["Access-Control-Allow-Origin"] == "http://localhost:3000"
+    assert server.rest("GET", "/a.json").headers["Access-Control-Allow-Origin"] == "*"
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(b"GET /a.json HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nOrigin: http://localhost:3000\r\n\r\n")
+        stream = b""
+        while b"\r\n\r\n" not in stream:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            stream += chunk
+    head = stream.split(b"\r\n\r\n")[0].decode()
+    assert "Access-Control-Allow-Origin: http://localhost:3000" in head and "Access-Control-Expose-Headers: ETag, X-Rules-Explanation" in head, head
+
+
+def test_bodies_over_the_in_flight_budget_get_503_and_are_not_buffered(serve):
+    server = serve(OPEN)
+    seed(server)
+    # Two clients announce 250 MB bodies (500 MB of the 512 MB budget) and send them slowly.
+    holders = []
+    for i in range(2):
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        s.sendall(b"PUT /big%d.json HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n\"" % (i, 250 * MB))
+        holders.append(s)
+    try:
+        time.sleep(1)  # both are reserved once the server has read their heads
+        answer = raw_exchange(server.port, b"PUT /third.json HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: %d\r\n\r\n\"x" % (250 * MB),
+                              timeout=3)
+        assert status_of(answer) == 503, answer[:300]
+        assert b"Retry-After:" in answer and b"too many request bodies" in answer, answer[:400]
+        # Small writes still go through, and memory did not grow by the announced bodies.
+        assert server.rest("PUT", "/small.json", {"ok": True}).status_code == 200
+        assert rss_bytes(server.proc.pid) < 400 * MB
+    finally:
+        for s in holders:
+            s.close()
+    assert intact(server)
+
+
+def test_an_oversized_request_head_gets_431():
+    server = Server(OPEN)
+    try:
+        huge = b"GET /keep.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"y" * (4 * MB) + b"\r\n\r\n"
+        answer = raw_http(server.port, huge)
+        assert status_of(answer) == 431, answer[:200]
+        many = b"GET /keep.json HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(20_000)) + b"\r\n"
+        assert status_of(raw_http(server.port, many)) == 431
+        assert server.proc.poll() is None
+    finally:
+        server.stop()
+
+
+def test_a_slow_request_head_is_closed_at_the_header_deadline_whatever_the_idle_timeout():
+    server = Server(OPEN, ["--header-timeout", "1", "--idle-timeout", "600"])
+    try:
+        started = time.time()
+        with socket.create_connection(("127.0.0.1", server.port), timeout=20) as slow, \
+                socket.create_connection(("127.0.0.1", server.port), timeout=20) as silent:
+            slow.sendall(b"GET /keep.json HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            assert slow.recv(100) == b""
+            assert silent.recv(100) == b""
+        assert time.time() - started < 15
+        # A kept-alive connection between requests waits for the idle timeout, not the deadline;
+        # a later request's head must still arrive within the deadline.
+        with socket.create_connection(("127.0.0.1", server.port), timeout=20) as kept:
+            kept.sendall(b"GET /keep.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert b"200 OK" in kept.recv(65536)
+            time.sleep(2)
+            kept.sendall(b"GET /keep.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert b"200 OK" in kept.recv(65536)
+            kept.sendall(b"GET /keep.json HTTP/1.1\r\n")
+            assert kept.recv(100) == b""
+    finally:
+        server.stop()
+
+
+def test_silent_connections_at_the_connection_limit_do_not_keep_a_normal_client_waiting():
+    server = Server(OPEN, ["--max-connections", "100"])
+    try:
+        seed(server)
+        sockets = []
+        for _ in range(300):
+            s = socket.socket()
+            s.setblocking(False)
+            s.connect_ex(("127.0.0.1", server.port))
+            sockets.append(s)
+        started = time.time()
+        assert server.rest("GET", "/keep.json").json() == {"safe": True, "n": 1}
+        assert time.time() - started < 8
+        for s in sockets:
+            s.close()
+    finally:
+        server.stop()
+
+
+def test_invalid_utf8_in_a_websocket_text_frame_closes_with_1007(serve):
+    server = serve(OPEN)
+    with connect(f"ws://127.0.0.1:{server.port}/.ws?v=5&ns=default") as ws:
+        ws.recv(timeout=5)
+        ws.socket.sendall(bytes([0x81, 0x84, 0, 0, 0, 0]) + b"\xff\xfe\xfd\xfc")
+        try:
+            while True:
+                ws.recv(timeout=5)
+        except Exception:  # noqa: BLE001 - closed, as expected
+            pass
+        assert ws.close_code == 1007, ws.close_code
+    assert wait_for(lambda: any("closing the connection" in line and "UTF-8" in line for line in server.log)), server.log[-5:]
+    assert server.proc.poll() is None

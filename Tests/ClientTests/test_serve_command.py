@@ -94,3 +94,81 @@ def test_without_rules_everything_is_open_with_a_warning():
         finally:
             proc.terminate()
             proc.wait(timeout=10)
+
+
+def test_a_port_in_use_is_a_clear_error_and_a_prompt_exit(serve):
+    server = serve({"rules": {".read": True}})
+    started = time.time()
+    taken = subprocess.run([BINARY, "serve", "--port", str(server.port)], capture_output=True, text=True, timeout=20)
+    assert taken.returncode != 0
+    assert f"rules serve: cannot listen on 127.0.0.1:{server.port}: address already in use" in taken.stderr, taken.stderr
+    assert time.time() - started < 10
+
+
+def test_sigint_with_a_stream_open_exits_promptly_and_in_flight_writes_are_kept():
+    import requests
+    import signal
+    with tempfile.TemporaryDirectory(prefix="rules-serve-test-") as work:
+        rules = os.path.join(work, "open.rules.json")
+        with open(rules, "w") as f:
+            json.dump({"rules": {".read": True, ".write": True}}, f)
+        data = os.path.join(work, "data")
+        proc = subprocess.Popen([os.path.abspath(BINARY), "serve", rules, "--port", "0", "--data", data],
+                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        try:
+            port = int(re.search(r"127\.0\.0\.1:(\d+)", proc.stderr.readline()).group(1))
+            base = f"http://127.0.0.1:{port}"
+            assert requests.put(f"{base}/kept.json", data="1", timeout=10).status_code == 200
+            stream = requests.get(f"{base}/.json", headers={"Accept": "text/event-stream"}, stream=True, timeout=10)
+            lines = stream.iter_lines()
+            assert next(lines).startswith(b"event: put")
+            started = time.time()
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=5)
+            assert time.time() - started < 5
+            assert proc.returncode == 0
+            stream.close()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        # SIGTERM too, and the data written before is on disk.
+        proc = subprocess.Popen([os.path.abspath(BINARY), "serve", rules, "--port", "0", "--data", data],
+                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        try:
+            port = int(re.search(r"127\.0\.0\.1:(\d+)", proc.stderr.readline()).group(1))
+            base = f"http://127.0.0.1:{port}"
+            assert requests.get(f"{base}/kept.json", timeout=10).json() == 1
+            stream = requests.get(f"{base}/.json", headers={"Accept": "text/event-stream"}, stream=True, timeout=10)
+            assert next(stream.iter_lines()).startswith(b"event: put")
+            proc.terminate()
+            proc.wait(timeout=5)
+            stream.close()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def test_listening_on_a_non_loopback_address_warns_that_owner_is_the_administrator():
+    with tempfile.TemporaryDirectory(prefix="rules-serve-test-") as empty:
+        proc = subprocess.Popen([os.path.abspath(BINARY), "serve", "--port", "0", "--host", "0.0.0.0"], cwd=empty,
+                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        try:
+            banner = "".join(proc.stderr.readline() for _ in range(8))
+            assert "warning: listening on 0.0.0.0, not a loopback address" in banner, banner
+            assert "Bearer owner" in banner
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    quiet = Server({"rules": {".read": True}})
+    try:
+        assert wait_for(lambda: len(quiet.log) >= 5)
+        assert not any("not a loopback address" in line for line in quiet.log)
+    finally:
+        quiet.stop()
+
+
+def test_allow_host_takes_a_name_without_a_port():
+    bad = subprocess.run([BINARY, "serve", "--port", "0", "--allow-host", "dev.lan:9000"], capture_output=True, text=True, timeout=30)
+    assert bad.returncode == 2 and "--allow-host takes a host name without a port" in bad.stderr

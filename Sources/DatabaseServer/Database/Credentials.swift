@@ -10,7 +10,8 @@ import Synchronization
 /// its `sub` (or `user_id`), whose `auth.provider` is `firebase.sign_in_provider`, and whose
 /// `auth.token` is the whole payload; its expiry is not checked. `auth_variable_override` (JSON)
 /// makes an administrator act as that `auth` value, with every rule applied; any other caller
-/// sending it is refused.
+/// sending it is refused. From a browser page that is not on this machine (see
+/// ``RequestOrigin``), `owner` is refused.
 public struct Credentials: Sendable, Hashable {
     /// The token, if any.
     public var token: String?
@@ -28,6 +29,7 @@ public struct Credentials: Sendable, Hashable {
         let base: Identity
         if let token, !token.isEmpty {
             if token == "owner" {
+                if let origin = RequestOrigin.current, !origin.allowsAdministrator { throw origin.administratorRefusal }
                 base = .admin
             } else if let auth = Self.unsignedTokenAuth(token) {
                 base = .user(auth)
@@ -49,6 +51,12 @@ public struct Credentials: Sendable, Hashable {
         case .null, .object: return .user(auth)
         default: throw ServerError(.badRequest, "Invalid auth_variable_override: must be an object or null.")
         }
+    }
+
+    /// Whether a WebSocket connection or request whose `Origin` header is `origin` (nil: none)
+    /// may use the administrator's credentials (see ``RequestOrigin/allowsAdministrator``).
+    public static func allowsAdministrator(origin: String?, fetchSite: String? = nil, authority: String? = nil) -> Bool {
+        RequestOrigin(origin: origin, fetchSite: fetchSite, authority: authority).allowsAdministrator
     }
 
     /// Tokens already decoded (a client sends the same one with every request). Bounded: the

@@ -23,12 +23,22 @@ public struct ServerLimits: Sendable, Hashable {
     /// Paths in one multi-path update (PATCH, or the SDKs' `m`); the library sets no limit, and
     /// a larger update is refused before any of it is decided.
     public var maxUpdatePaths: Int = 100_000
-    /// Connections open at once (HTTP, streaming and WebSocket together); further clients wait
-    /// in the listen backlog until one closes.
+    /// Connections open at once (HTTP, streaming and WebSocket together). When a new connection
+    /// fills the last place, the oldest connection with no request in progress is closed;
+    /// when every one is busy, further clients wait in the listen backlog until one closes.
     public var maxConnections: Int = 4096
     /// Seconds an HTTP connection may stay open without a request in progress (a client that
     /// connects and never speaks, or sends half a request head, is closed after this).
     public var idleTimeoutSeconds: Double = 120
+    /// Seconds a connection may take to send a whole request head: from connecting, and on a
+    /// kept-alive connection from the first byte of the next request. A client that connects and
+    /// never speaks, or sends a head slowly (slowloris), is closed after this, whatever the idle
+    /// timeout.
+    public var headerTimeoutSeconds: Double = 10
+    /// Bytes of request bodies held at once, across every connection; a request whose body
+    /// would go over what is left gets 503 with `Retry-After` (its body is not read). At least
+    /// ``maxBodyBytes``, so that one largest body always fits an otherwise idle server.
+    public var maxBodyBytesInFlight: Int = 512 * 1024 * 1024
     /// Seconds between `keep-alive` events on an idle stream.
     public var keepAliveSeconds: Double = 30
 

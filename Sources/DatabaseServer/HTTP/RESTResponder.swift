@@ -344,13 +344,43 @@ struct RESTResponder: HTTPResponder {
 
     // MARK: - Bodies
 
+    /// A request's body, at most `limit` bytes (else 413). Within the server, the body's bytes
+    /// are first reserved from the total in flight (``BodyBudget``): its `Content-Length` at
+    /// once, or each piece as it arrives; when the budget is spent the request gets 503 and the
+    /// body is not buffered.
     static func bodyBytes(_ request: Request, limit: Int) async throws(ServerError) -> [UInt8] {
-        do {
-            let buffer = try await request.body.collect(upTo: limit)
-            return Array(buffer.readableBytesView)
-        } catch {
-            throw ServerError(.tooLarge, "Request body too large: the limit is \(limit) bytes.")
+        let tooLarge = ServerError(.tooLarge, "Request body too large: the limit is \(limit) bytes.")
+        guard let lease = BodyBudget.Lease.current else {
+            do {
+                let buffer = try await request.body.collect(upTo: limit)
+                return Array(buffer.readableBytesView)
+            } catch {
+                throw tooLarge
+            }
         }
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }) {
+            guard declared <= limit else { throw tooLarge }
+            try lease.reserve(declared)
+            do {
+                let buffer = try await request.body.collect(upTo: declared)
+                return Array(buffer.readableBytesView)
+            } catch {
+                throw tooLarge
+            }
+        }
+        var bytes: [UInt8] = []
+        do {
+            for try await piece in request.body {
+                guard bytes.count + piece.readableBytes <= limit else { throw tooLarge }
+                try lease.reserve(piece.readableBytes)
+                bytes.append(contentsOf: piece.readableBytesView)
+            }
+        } catch let error as ServerError {
+            throw error
+        } catch {
+            throw tooLarge
+        }
+        return bytes
     }
 
     static func body(_ request: Request, at keys: [String], limit: Int) async throws(ServerError) -> DataInput {
@@ -409,6 +439,7 @@ struct RESTResponder: HTTPResponder {
         if let explanation = error.explanation {
             headers[explanationHeader] = String(explanation.unicodeScalars.map { $0.value < 0x20 || $0.value > 0x7E ? "?" : Character($0) }.prefix(2000))
         }
+        if error.kind == .unavailable || error.kind == .overloaded { headers[.retryAfter] = "1" }
         return json(PrettyJSON.format(#"{"error":"# + DataText.jsonQuoted(error.message) + "}"), status: HTTPResponse.Status(code: error.httpStatus), headers: headers)
     }
 

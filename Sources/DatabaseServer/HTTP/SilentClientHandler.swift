@@ -1,51 +1,157 @@
 import NIOCore
 
-/// Closes a connection whose first request head has not arrived within the idle timeout: a client
-/// that connects and never speaks, or sends half a head and stops, does not hold a connection
-/// (and a slot of `maxConnections`) for ever. It sits first in the pipeline, before the HTTP
-/// parser, watches the bytes for the end of the first head (`CRLF CRLF`), and then removes
-/// itself: after the first request, the HTTP server's own idle timeout applies, and an upgraded
-/// WebSocket connection is watched by its pings.
-final class SilentClientHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// The first handler of every connection (before the HTTP parser and the WebSocket upgrade),
+/// for its whole life. It keeps the connection's place in the ``ConnectionTable`` and enforces
+/// the request-head deadline: a connection must send a whole request head within the deadline of
+/// connecting, and once the first byte of a later request arrives on a kept-alive connection,
+/// within the deadline of that byte; else it is closed. (Silence between requests is the idle
+/// timeout's business; an upgraded WebSocket connection is watched by its pings.) At the
+/// server's shutdown, a connection holding a stream or a WebSocket is closed at once, so that
+/// shutdown does not wait for its client to leave; other requests in progress finish. After an
+/// error answer it drops what the client still sends, for a few seconds, then closes.
+final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
+    typealias OutboundIn = Any
+    typealias OutboundOut = Any
 
     private let timeout: TimeAmount
+    private let table: ConnectionTable?
+    private var id: Int?
     private var timer: Scheduled<Void>?
+    /// Requests whose head the HTTP layer saw and whose response has not ended.
+    private var inProgress = 0
+    /// Whether the connection waits for a request head (the bytes are watched for its end).
+    private var waitingForHead = true
     /// The last bytes seen, to find `\r\n\r\n` across reads.
     private var tail: UInt32 = 0
+    private var longLived = false
+    private var draining = false
+    /// Whether this handler answered the connection itself (what the layers above write is dropped).
+    private var answered = false
+    /// How long a connection that got an error answer is read from before it is closed.
+    static let drainTime = TimeAmount.seconds(5)
 
-    init(timeout: TimeAmount) { self.timeout = timeout }
+    init(timeout: TimeAmount, table: ConnectionTable? = nil) {
+        self.timeout = timeout
+        self.table = table
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        id = table?.add(context.channel)
+        startTimer(context: context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        if let id { table?.remove(id) }
+        id = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        if let id { table?.remove(id) }
+        id = nil
+        context.fireChannelInactive()
+    }
+
+    private func startTimer(context: ChannelHandlerContext) {
         let channel = context.channel
         timer = context.eventLoop.scheduleTask(in: timeout) {
             channel.close(promise: nil)
         }
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
-    }
-
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let buffer = unwrapInboundIn(data)
-        var found = false
-        buffer.withUnsafeReadableBytes { bytes in
-            for byte in bytes {
-                tail = (tail << 8) | UInt32(byte)
-                if tail == 0x0D0A_0D0A {
-                    found = true
-                    break
+        if draining { return }
+        if waitingForHead {
+            if timer == nil { startTimer(context: context) }
+            var found = false
+            unwrapInboundIn(data).withUnsafeReadableBytes { bytes in
+                for byte in bytes {
+                    tail = (tail << 8) | UInt32(byte)
+                    if tail == 0x0D0A_0D0A {
+                        found = true
+                        break
+                    }
                 }
             }
+            if found { headArrived() }
         }
         context.fireChannelRead(data)
-        if found {
-            timer?.cancel()
-            timer = nil
-            context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
+    }
+
+    /// A whole request head arrived: the connection is busy until its response ends.
+    private func headArrived() {
+        waitingForHead = false
+        tail = 0
+        timer?.cancel()
+        timer = nil
+        if let id { table?.setIdle(id, false) }
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard let activity = event as? ConnectionActivity else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
         }
+        switch activity {
+        case .requestStarted(let isLongLived):
+            inProgress += 1
+            longLived = longLived || isLongLived
+            headArrived()
+        case .responseEnded:
+            inProgress = max(0, inProgress - 1)
+            if inProgress == 0 {
+                longLived = false
+                waitingForHead = true
+                if let id { table?.setIdle(id, true) }
+            }
+        case .drainThenClose:
+            drain(context: context)
+        case .answerAndClose(let text):
+            guard !answered else { break }
+            answered = true
+            drain(context: context)
+            let channel = context.channel
+            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: text))).whenComplete { _ in
+                // The answer is out: no more is sent; what the client still sends is read and
+                // dropped until it closes (or the drain time is over).
+                channel.close(mode: .output, promise: nil)
+            }
+        }
+        promise?.succeed()
+    }
+
+    /// Reads and drops what the client sends from now on; closes after ``drainTime``.
+    private func drain(context: ChannelHandlerContext) {
+        draining = true
+        timer?.cancel()
+        let channel = context.channel
+        timer = context.eventLoop.scheduleTask(in: Self.drainTime) {
+            channel.close(promise: nil)
+        }
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if answered {
+            promise?.succeed()
+            return
+        }
+        context.write(data, promise: promise)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is ChannelShouldQuiesceEvent, longLived {
+            context.close(promise: nil)
+            return
+        }
+        if draining, let half = event as? ChannelEvent, half == .inputClosed {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 }

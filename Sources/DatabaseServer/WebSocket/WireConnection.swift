@@ -62,7 +62,7 @@ final class WireConnection: @unchecked Sendable {
                         for frame in WireFrames.frames(for: message) { try await outbound.write(.text(frame)) }
                     }
                     if let why = reason.value {
-                        try await outbound.close(.policyViolation, reason: String(why.prefix(120)))
+                        try await outbound.close(WireFrames.closesAsInvalidData(why) ? .dataInconsistentWithMessage : .policyViolation, reason: String(why.prefix(120)))
                     }
                 } catch {
                     // The client went away; the reader notices too.
@@ -103,7 +103,7 @@ final class WireConnection: @unchecked Sendable {
                 }
             }
         } catch {
-            close("unreadable frame: \(error)")
+            close(WireFrames.unreadableReason(error))
         }
     }
 

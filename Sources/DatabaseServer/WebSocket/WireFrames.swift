@@ -51,6 +51,23 @@ struct WireFrames {
         return .message(frame)
     }
 
+    /// What the log says when a text frame is not UTF-8 (the WebSocket layer checks every text
+    /// frame and refuses such a frame).
+    static let invalidUTF8Reason = "a text frame is not valid UTF-8"
+
+    /// The reason, for the log and the close frame, why a frame could not be read (the
+    /// WebSocket layer's error type is not public; its description names its close code).
+    static func unreadableReason(_ error: any Error) -> String {
+        if String(describing: error).contains("dataInconsistentWithMessage") { return invalidUTF8Reason }
+        return "unreadable frame: \(error)"
+    }
+
+    /// Whether a connection closed for `reason` gets status 1007 (text that is not UTF-8, RFC
+    /// 6455 section 7.4.1) rather than 1008 (policy violation).
+    static func closesAsInvalidData(_ reason: String) -> Bool {
+        reason == invalidUTF8Reason
+    }
+
     /// The frames to send for a message: the message itself, or a count and pieces of at most
     /// ``pieceLength`` UTF-16 units that never split a character.
     static func frames(for message: String) -> [String] {

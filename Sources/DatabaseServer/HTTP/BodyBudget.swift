@@ -1,0 +1,64 @@
+import Synchronization
+
+/// The bytes of request bodies the server holds at once, across every connection
+/// (``ServerLimits/maxBodyBytesInFlight``). A request reserves its body's size (its
+/// `Content-Length`, or piece by piece as the body arrives) before the body is read; when what
+/// is left is not enough it is refused with 503 and `Retry-After`, and its body is not buffered.
+/// The reservation is given back when the request's response is made.
+public final class BodyBudget: Sendable {
+    /// The bytes all bodies in flight may take together.
+    public let total: Int
+    private let used = Mutex(0)
+
+    /// A budget of `total` bytes.
+    public init(total: Int) { self.total = total }
+
+    /// The bytes reserved now.
+    public var inUse: Int { used.withLock { $0 } }
+
+    /// Reserves `bytes`, or returns false (reserving nothing) when that would go over the total.
+    func reserve(_ bytes: Int) -> Bool {
+        used.withLock { used in
+            guard bytes <= total - used else { return false }
+            used += bytes
+            return true
+        }
+    }
+
+    /// Gives back what ``reserve(_:)`` took.
+    func release(_ bytes: Int) {
+        used.withLock { $0 -= bytes }
+    }
+
+    /// The reservations of one request, given back together by ``Lease/end()``.
+    final class Lease: Sendable {
+        let budget: BodyBudget
+        private let held = Mutex(0)
+
+        init(_ budget: BodyBudget) { self.budget = budget }
+
+        /// Reserves `bytes` more for this request, or throws the 503 the client gets.
+        func reserve(_ bytes: Int) throws(ServerError) {
+            guard budget.reserve(bytes) else {
+                throw ServerError(
+                    .unavailable,
+                    "The server is receiving too many request bodies at once (the limit is \(budget.total) bytes in flight); retry shortly.",
+                    explanation: "request body of \(bytes) bytes refused: \(budget.inUse) of \(budget.total) bytes of bodies in flight")
+            }
+            held.withLock { $0 += bytes }
+        }
+
+        /// Gives back everything this request reserved.
+        func end() {
+            let bytes = held.withLock { value in
+                defer { value = 0 }
+                return value
+            }
+            if bytes > 0 { budget.release(bytes) }
+        }
+
+        /// The request being handled's lease (nil: no budget applies, as in unit tests of the
+        /// responder alone).
+        @TaskLocal static var current: Lease?
+    }
+}

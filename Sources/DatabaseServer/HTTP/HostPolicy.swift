@@ -1,0 +1,88 @@
+/// Which `Host` (HTTP/1.1) or `:authority` (HTTP/2) values the server answers, against DNS
+/// rebinding: a page on `evil.example` whose name is made to resolve to 127.0.0.1 reaches the
+/// server with `Host: evil.example`, so a host *name* must be a loopback name (`localhost`,
+/// `*.localhost`) or one the user allowed (`rules serve --allow-host NAME`). An IP literal (v4,
+/// or v6 in brackets) is always accepted: a rebinding page cannot make the browser send one,
+/// and devices reach the machine by address (Android's emulator as `10.0.2.2`).
+public struct HostPolicy: Sendable, Hashable {
+    /// Host names accepted besides the loopback names, lowercased, without a port.
+    public var allowedNames: Set<String>
+
+    /// A policy accepting IP literals, the loopback names and `allowedNames`.
+    public init(allowedNames: some Sequence<String> = []) {
+        self.allowedNames = Set(allowedNames.map { Self.normalized($0) })
+    }
+
+    /// Whether a request with this `Host` (or authority) is answered. A request without one
+    /// (HTTP/1.0) is answered: no browser sends such a request.
+    public func allows(authority: String?) -> Bool {
+        guard let authority else { return true }
+        guard let host = Self.host(ofAuthority: authority) else { return false }
+        if Self.isIPLiteral(host) || Self.isLoopbackName(host) { return true }
+        return allowedNames.contains(host)
+    }
+
+    /// The host of an authority (`name:port`, `[v6]:port`), lowercased, without a trailing dot;
+    /// nil when it is not one (empty, user info, a bad port).
+    static func host(ofAuthority authority: String) -> String? {
+        var text = Substring(authority)
+        if text.isEmpty || text.contains("@") || text.contains("/") { return nil }
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { return nil }
+            let rest = text[text.index(after: close)...]
+            guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isNumber)) else { return nil }
+            return String(text[...close]).lowercased()
+        }
+        if let colon = text.lastIndex(of: ":") {
+            guard text[text.index(after: colon)...].allSatisfy(\.isNumber) else { return nil }
+            text = text[..<colon]
+        }
+        return normalized(String(text))
+    }
+
+    /// A host name lowercased, without a trailing dot.
+    static func normalized(_ name: String) -> String {
+        var name = name.lowercased()
+        if name.hasSuffix("."), name.count > 1 { name.removeLast() }
+        return name
+    }
+
+    /// `localhost` and the names under it (RFC 6761: they resolve to loopback only).
+    static func isLoopbackName(_ host: String) -> Bool {
+        host == "localhost" || host.hasSuffix(".localhost")
+    }
+
+    /// An IPv4 literal in dotted decimal (four numbers 0–255), or an IPv6 literal in brackets.
+    static func isIPLiteral(_ host: String) -> Bool {
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            let inner = host.dropFirst().dropLast()
+            return inner.contains(":") && inner.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." || $0 == "%" || $0.isLetter }
+        }
+        return ipv4(host) != nil
+    }
+
+    /// The four numbers of a dotted-decimal IPv4 address.
+    static func ipv4(_ host: String) -> [Int]? {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        var numbers: [Int] = []
+        for part in parts {
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(part), n <= 255 else { return nil }
+            numbers.append(n)
+        }
+        return numbers
+    }
+
+    /// Whether a host (as ``host(ofAuthority:)`` gives it) is this machine: a loopback name,
+    /// 127.0.0.0/8 or `[::1]`.
+    static func isLoopbackHost(_ host: String) -> Bool {
+        if isLoopbackName(host) || host == "[::1]" { return true }
+        return ipv4(host)?.first == 127
+    }
+
+    /// Whether an address to listen on is a loopback one (else the server warns at start).
+    public static func isLoopbackAddress(_ address: String) -> Bool {
+        let host = address.hasPrefix("[") ? address.lowercased() : (address.contains(":") ? "[\(address.lowercased())]" : normalized(address))
+        return isLoopbackHost(host) || host == "[0:0:0:0:0:0:0:1]"
+    }
+}
