@@ -102,6 +102,9 @@ public struct ServeCommand: AsyncParsableCommand {
         configuration.coverage = coverage
         configuration.explainDenials = explainDenials
         if let project { configuration.defaultNamespace = "\(project)-default-rtdb" }
+        guard NamespaceName.isValid(configuration.defaultNamespace) else {
+            Self.fail("--project: \(configuration.defaultNamespace) is not a namespace name: \(NamespaceName.rule)")
+        }
         var warning: String?
         if let rulesFile {
             configuration.rulesFile = rulesFile
