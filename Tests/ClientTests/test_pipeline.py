@@ -126,3 +126,13 @@ def test_a_denial_explained_to_a_client_hides_what_it_may_not_read(serve):
     wire.close()
     # The server's own log keeps the whole explanation.
     assert wait_for(lambda: any("4821" in line for line in server.log))
+
+
+def test_an_empty_update_path_and_an_overflowing_increment_are_refused_and_change_nothing(serve):
+    server = serve(OPEN)
+    server.rest("PUT", "/a.json", ns="demo", body={"keep": 1, "n": 1.7e308})
+    r = server.rest("PATCH", "/a.json", ns="demo", raw='{"": {"replaced": true}}')
+    assert r.status_code == 400, r.text
+    r = server.rest("PATCH", "/a.json", ns="demo", raw='{"n": {".sv": {"increment": 1.7e308}}}')
+    assert r.status_code == 400 and "overflow" in r.text, r.text
+    assert server.rest("GET", "/a.json", ns="demo").json() == {"keep": 1, "n": 1.7e308}
