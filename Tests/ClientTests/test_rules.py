@@ -3,7 +3,7 @@ the administrator bypasses them; denials change nothing."""
 import pytest
 from firebase_admin import db, exceptions
 
-from conftest import ref
+from conftest import ref, wait_for
 
 USERS = {"rules": {"users": {"$uid": {".read": "auth != null", ".write": "$uid === auth.uid"}}}}
 
@@ -32,6 +32,8 @@ def test_a_denial_names_the_deciding_rule(serve):
     assert reply.text == '{\n  "error" : "Permission denied"\n}\n'
     why = reply.headers["X-Rules-Explanation"]
     assert "/users/$uid/.write" in why and "database.rules.json:1:" in why and "$uid = bob" in why
+    # The log line is written before the answer, but read from the server's stderr by a thread.
+    assert wait_for(lambda: any(r["verdict"] == "denied" for r in server.requests_logged()))
     logged = [r for r in server.requests_logged() if r["verdict"] == "denied"]
     assert logged and logged[-1]["path"] == "/users/bob" and logged[-1]["uid"] == "alice"
     assert "/users/$uid/.write" in logged[-1]["rule"]
