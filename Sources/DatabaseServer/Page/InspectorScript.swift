@@ -667,6 +667,13 @@ enum InspectorScript {
                 box.append(el('p', null, 'False sub-expression: ', el('code', { class: 'false-part-text', id: 'false-part' }, decisive.falsePart)));
               }
               if (decisive.falseDetail) box.append(el('p', { id: 'false-detail' }, 'Why: ', el('code', null, decisive.falseDetail)));
+              if (decisive.falseAlternatives && decisive.falseAlternatives.length > 1) {
+                var alternatives = el('ul', { id: 'false-alternatives' });
+                decisive.falseAlternatives.forEach(function (a) {
+                  alternatives.append(el('li', null, el('code', null, a.part), ' was ' + a.value + (a.detail ? ': ' : ''), a.detail ? el('code', null, a.detail) : ''));
+                });
+                box.append(el('p', null, 'Every alternative of the || was false:'), alternatives);
+              }
               if (decisive.bindings.length) box.append(el('p', null, 'with ' + decisive.bindings.map(function (b) { return b.name + ' = ' + b.value; }).join(', ')));
             } else if (!ex.rejection) {
               box.append(el('p', null, 'No rule grants it: there is no .read or .write that is true on this path or above.'));
