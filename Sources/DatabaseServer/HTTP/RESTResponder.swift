@@ -96,7 +96,13 @@ struct RESTResponder: HTTPResponder {
             }
             return try await read(request, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
         case .put, .post, .patch, .delete:
-            return try await write(request, method: method, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
+            let response = try await write(request, method: method, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
+            if response.status == .preconditionFailed {
+                // Only a stale `if-match` is answered 412: a retry, not an error.
+                record.verdict = RequestRecord.staleVerdict
+                record.reason = "conditional write retry: the data changed since the client read it (ETag does not match)"
+            }
+            return response
         default:
             throw ServerError(.methodNotAllowed, "Method \(method.rawValue) is not supported: use GET, PUT, POST, PATCH or DELETE.")
         }

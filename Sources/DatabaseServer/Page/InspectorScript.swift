@@ -543,6 +543,11 @@ enum InspectorScript {
               var badge = $('denied-badge');
               badge.hidden = denied === 0;
               badge.textContent = denied + ' denied';
+              // A stale compare-and-set is a transaction's retry, counted apart from errors.
+              var retries = r.list.filter(function (x) { return x.verdict === 'stale'; }).length;
+              var retryBadge = $('retry-badge');
+              retryBadge.hidden = retries === 0;
+              retryBadge.textContent = retries + (retries === 1 ? ' retry' : ' retries');
             }).catch(function (e) {
               say('Requests: ' + e.message);
             }).then(function () {
@@ -605,7 +610,7 @@ enum InspectorScript {
                 onclick: function (e) { e.stopPropagation(); open(); }
               }, x.path)),
               el('td', null, x.identity),
-              el('td', null, el('span', { class: 'verdict verdict-' + x.verdict }, x.verdict)),
+              el('td', null, el('span', { class: 'verdict verdict-' + x.verdict }, x.verdict === 'stale' ? 'retry' : x.verdict)),
               el('td', null, String(x.status)),
               el('td', null, x.ms.toFixed(1)));
           }

@@ -82,6 +82,7 @@ enum InspectorStyle {
         .verdict-allowed { color: var(--ok); }
         .verdict-denied { color: var(--bad); }
         .verdict-error { color: var(--warn); }
+        .verdict-stale { color: var(--accent); }
         .reason { font-family: var(--mono); font-size: 12px; background: var(--bg); border-left: 3px solid var(--bad); padding: 4px 8px; overflow-wrap: anywhere; }
         .decision { border: 2px solid var(--bad); background: var(--bad-bg); border-radius: 6px; padding: 6px 10px; margin: 8px 0; }
         .decision.allowed { border-color: var(--ok); background: var(--ok-bg); }
