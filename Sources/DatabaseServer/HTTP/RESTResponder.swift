@@ -333,7 +333,7 @@ struct RESTResponder: HTTPResponder {
             let source = String(decoding: bytes, as: UTF8.self)
             let ruleset: Ruleset
             do {
-                ruleset = try Ruleset(source: source, path: "database.rules.json")
+                ruleset = try Ruleset(source: source, path: NamespaceRules.uploadedPath(namespace: namespace.name))
             } catch {
                 let file = error.file
                 let lines = error.diagnostics.filter { $0.severity == .error }.map { d in
