@@ -51,6 +51,8 @@ struct RESTResponder: HTTPResponder {
             return asset
         }
         guard target.isJSON else {
+            // Logged with the path asked for, not `/`.
+            record.path = "/" + target.segments.joined(separator: "/")
             throw ServerError(.notFound, "Not found: REST requests end in .json, such as /users/alice.json")
         }
         let inspecting = target.segments.first == ".inspect"
