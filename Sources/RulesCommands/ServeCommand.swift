@@ -142,7 +142,16 @@ public struct ServeCommand: AsyncParsableCommand {
                 Self.fail("--export: \(error)")
             }
         }
-        let rulesText = configuration.rulesFile.map { "\($0), for every namespace (reloaded when it changes)" } ?? "open rules (everything allowed)"
+        // Namespaces restored from --data with rules uploaded to them run those, not the server's.
+        let uploaded = server.registry.all.filter { $0.rules.origin == .uploaded }.map(\.name).sorted()
+        let others = uploaded.isEmpty ? "every namespace" : "every other namespace"
+        var rulesLine = configuration.rulesFile.map { "\($0), for \(others) (reloaded when it changes)" }
+            ?? (uploaded.isEmpty ? "open rules (everything allowed)" : "open rules (everything allowed) for \(others)")
+        if !uploaded.isEmpty {
+            rulesLine += "\n  uploaded rules:    " + uploaded.joined(separator: ", ")
+                + " (uploaded through /.settings/rules.json, restored from --data)"
+        }
+        let rulesText = rulesLine
         let namespace = configuration.defaultNamespace
         let host = configuration.host, hostGiven = configuration.hostGiven, startWarning = warning, importedNames = imported, dataDirectory = data
         let exposed = !HostPolicy.isLoopbackAddress(host)

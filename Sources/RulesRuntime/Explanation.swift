@@ -49,7 +49,8 @@ public struct Explanation: Sendable {
 
     /// Why a denial was decided, in one line: the part of the deciding rule that was false (down
     /// `&&` to the first false conjunct), its value and what made it so, e.g.
-    /// `newData.hasChildren(['title','body']) was false: missing 'body'`; or the deciding rule's
+    /// `newData.hasChildren(['title','body']) was false: missing 'body'`; when an `||` decided,
+    /// each of its alternatives so, separated by `; `; or the deciding rule's
     /// runtime error. Nil when allowed, rejected, or when no rule decided. The part's source
     /// text is cut (with `…`) to keep the first line of ``text`` within
     /// ``ExplanationFormat/headlineWidth`` columns where it can.
@@ -58,6 +59,17 @@ public struct Explanation: Sendable {
         switch d.outcome {
         case .error(let e):
             return "error in \(d.rulePath): \(e.message)"
+        case .value where d.falseAlternatives.count > 1:
+            // Every alternative of the deciding `||`, each with its value and detail; the parts
+            // share the room left on the line (none cut below
+            // ``ExplanationFormat/headlineAlternativeWidth``).
+            let alternatives = d.falseAlternatives
+            let rests = alternatives.map { $0.rendered(partWidth: .max).count - $0.part.count }
+            let fixed = "\(operation): denied: ".count + rests.reduce(0, +) + 2 * (alternatives.count - 1)
+            let widths = ExplanationFormat.shares(of: ExplanationFormat.headlineWidth - fixed,
+                                                  among: alternatives.map(\.part.count),
+                                                  least: ExplanationFormat.headlineAlternativeWidth)
+            return zip(alternatives, widths).map { $0.rendered(partWidth: $1) }.joined(separator: "; ")
         case .value:
             let part = d.falsePart ?? d.source
             if part.isEmpty || (d.falsePart == nil && (part == "false" || part == "true")) {
@@ -87,6 +99,10 @@ public struct Explanation: Sendable {
                 let (source, carets) = excerpt.rendered()
                 out += "    " + source + "\n"
                 out += "    " + carets + "\n"
+            }
+            if d.falseAlternatives.count > 1 {
+                out += "  every alternative of the || was false:\n"
+                for a in d.falseAlternatives { out += "    - " + a.rendered() + "\n" }
             }
         } else {
             out += "\n"
@@ -195,6 +211,10 @@ public struct RuleEvaluation: Sendable, Identifiable {
     /// operand, down `||` to the first alternative, into the branch of `?:` taken); nil when
     /// the whole rule is that expression, or the rule was not false.
     public var falsePart: String? = nil
+    /// For a false rule decided by an `||` (on the way down `&&` and `?:` from the rule): each
+    /// of its alternatives, all false, in order (an alternative that is an `||` itself is given
+    /// by its own alternatives); empty otherwise. ``falsePart`` is the first of them.
+    public var falseAlternatives: [FalseAlternative] = []
     /// For a false rule, the value of the part that made it false (``falsePart``, or the whole
     /// rule): `false`, or what a non-boolean came to.
     public var decidingValue: String? = nil
@@ -213,6 +233,7 @@ public struct RuleEvaluation: Sendable, Identifiable {
     var valueBytes: Int {
         var n = (decidingValue?.utf8.count ?? 0) + (falseDetail?.utf8.count ?? 0)
         for v in values { n += v.text.utf8.count + v.value.utf8.count }
+        for a in falseAlternatives { n += a.part.utf8.count + a.value.utf8.count + (a.detail?.utf8.count ?? 0) }
         for b in bindings { n += b.name.utf8.count + b.value.utf8.count }
         return n
     }

@@ -79,6 +79,9 @@ public enum ExplanationFormat {
     public static let headlineWidth = 120
     /// The fewest characters of the deciding part's source an explanation's first line keeps.
     public static let headlinePartWidth = 40
+    /// The fewest characters of each alternative's source an explanation's first line keeps,
+    /// when it shows the alternatives of the `||` that decided.
+    public static let headlineAlternativeWidth = 12
     /// The longest value or operand text quoted on an explanation's first line.
     public static let headlineValueWidth = 40
     /// Keys an object's summary shows before `+N more`.
@@ -119,6 +122,25 @@ public enum ExplanationFormat {
     static func key(_ k: String) -> String {
         let plain = !k.isEmpty && !k.unicodeScalars.contains { " ,{}'\"\t\n\r\\".unicodeScalars.contains($0) }
         return plain ? clip(k, keyWidth) : Value.quote(k, limit: keyWidth)
+    }
+
+    /// Widths for texts of the given lengths sharing `room` characters: a text that fits in an
+    /// even share keeps its length, the room it leaves goes to the others; none below `least`.
+    static func shares(of room: Int, among lengths: [Int], least: Int) -> [Int] {
+        var widths = lengths
+        var open = Array(lengths.indices)
+        var remaining = room
+        while !open.isEmpty {
+            let share = remaining / open.count
+            let fitting = open.filter { lengths[$0] <= share }
+            if fitting.isEmpty {
+                for i in open { widths[i] = max(share, least) }
+                break
+            }
+            for i in fitting { remaining -= lengths[i] }
+            open.removeAll { fitting.contains($0) }
+        }
+        return widths
     }
 
     /// Text cut to `width` characters, the last of them `…` when it was cut.

@@ -809,6 +809,7 @@ struct Evaluator<T: Tracer> {
         var falsePart: String?
         var deciding: (value: String, detail: String?)?
         var excerpt: SourceExcerpt?
+        var alternatives: [FalseAlternative] = []
         var readsUnreadable = false
         var withheldError = false
         if let expr = rule.expression {
@@ -839,6 +840,13 @@ struct Evaluator<T: Tracer> {
                 if taint != nil, p.recorded[Int32(node.id)] ?? "false" == "false" { value = "false" }
                 deciding = (value, Self.falseDetail(node, expr, file, recorded, stored))
                 excerpt = SourceExcerpt(file: file, range: expr.fileRange(of: node))
+                for part in Self.falseAlternatives(expr.root, recorded, strict: taint != nil) {
+                    var value = recorded[Int32(part.id)] ?? "false"
+                    if taint != nil, p.recorded[Int32(part.id)] ?? "false" == "false" { value = "false" }
+                    alternatives.append(FalseAlternative(
+                        part: Self.oneLine(file.text(of: expr.fileRange(of: part))), value: value,
+                        detail: Self.falseDetail(part, expr, file, recorded, stored)))
+                }
             }
             for n in nodes.sorted(by: { ($0.range.start, -$0.range.end) < ($1.range.start, -$1.range.end) }) {
                 guard let v = recorded[Int32(n.id)] else { continue }
@@ -874,6 +882,7 @@ struct Evaluator<T: Tracer> {
             bindings: bindings, source: source, values: values, falsePart: falsePart,
             decidingValue: deciding?.value, falseDetail: deciding?.detail, excerpt: excerpt)
         evaluation.readsUnreadable = readsUnreadable
+        evaluation.falseAlternatives = alternatives
         return evaluation
     }
 
@@ -943,30 +952,56 @@ struct Evaluator<T: Tracer> {
     /// through operands known to be true, to the first known false one, or to the last one when
     /// all before it were true (it must then be false); at an operand whose value is withheld,
     /// the whole `&&` is the part (which operand was false would tell what the withheld one was).
-    static func decidingFalse(_ node: Expression, _ values: [Int32: String], known: Bool = false, strict: Bool = false) -> Expression? {
+    ///
+    /// `stopAtOr`: stop at the first `||` on that way and return it (its alternatives are then
+    /// all false, and are shown one by one: see ``falseAlternatives(_:_:strict:)``).
+    static func decidingFalse(_ node: Expression, _ values: [Int32: String], known: Bool = false, strict: Bool = false,
+                              stopAtOr: Bool = false) -> Expression? {
         guard known || truth(node, values) == false else { return nil }
         switch node.kind {
         case .logical(.and, let operands) where strict:
             for (i, operand) in operands.enumerated() {
                 switch truth(operand, values) {
                 case true?: continue
-                case false?: return decidingFalse(operand, values, strict: true) ?? operand
-                case nil: return i == operands.count - 1 ? decidingFalse(operand, values, known: true, strict: true) ?? operand : node
+                case false?: return decidingFalse(operand, values, strict: true, stopAtOr: stopAtOr) ?? operand
+                case nil:
+                    return i == operands.count - 1
+                        ? decidingFalse(operand, values, known: true, strict: true, stopAtOr: stopAtOr) ?? operand : node
                 }
             }
             return node
         case .logical(.and, let operands):
             guard let first = operands.first(where: { truth($0, values) == false }) else { return node }
-            return decidingFalse(first, values) ?? first
+            return decidingFalse(first, values, stopAtOr: stopAtOr) ?? first
         case .logical(.or, let operands):
+            if stopAtOr { return node }
             guard let first = operands.first else { return node }
             return decidingFalse(first, values, known: strict, strict: strict) ?? first
         case .conditional(let condition, let yes, let no):
             guard let taken = truth(condition, values) else { return node }
-            return decidingFalse(taken ? yes : no, values, known: strict, strict: strict) ?? node
+            return decidingFalse(taken ? yes : no, values, known: strict, strict: strict, stopAtOr: stopAtOr) ?? node
         default:
             return node
         }
+    }
+
+    /// When the way down a false rule to the part that decided (see ``decidingFalse``) meets an
+    /// `||`, every one of its alternatives, each followed down to its own deciding part (an
+    /// alternative that is itself an `||` gives its own alternatives, in order); empty when no
+    /// `||` decided. A false `||` evaluated all its alternatives and each was false, so each is
+    /// known false even in a redacted explanation (which then withholds their values).
+    static func falseAlternatives(_ root: Expression, _ values: [Int32: String], strict: Bool) -> [Expression] {
+        guard let or = decidingFalse(root, values, known: true, strict: strict, stopAtOr: true),
+              case .logical(.or, let operands) = or.kind else { return [] }
+        var out: [Expression] = []
+        func add(_ operands: [Expression]) {
+            for operand in operands {
+                let part = decidingFalse(operand, values, known: true, strict: strict, stopAtOr: true) ?? operand
+                if case .logical(.or, let inner) = part.kind { add(inner) } else { out.append(part) }
+            }
+        }
+        add(operands)
+        return out
     }
 
     /// A sub-expression's boolean value as evaluated: recorded by the tracer, or (for `&&`,

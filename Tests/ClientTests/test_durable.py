@@ -143,7 +143,11 @@ def test_namespaces_and_uploaded_rules_survive_a_restart_and_export_writes_the_e
         try:
             r = server.rest("GET", "/.json", ns="one", format="export")
             assert r.json() == {"a": {"b": {".value": 1, ".priority": 2}}}
-            assert server.rest("GET", "/x.json", ns="two").status_code == 401  # the uploaded rules
+            denied = server.rest("GET", "/x.json", ns="two")
+            assert denied.status_code == 401  # the uploaded rules, named after their namespace
+            assert "uploaded rules (namespace two):1:" in denied.headers["X-Rules-Explanation"], denied.headers
+            # The banner says which namespaces run uploaded rules.
+            assert wait_for(lambda: any("uploaded rules:    two (" in line for line in server.log)), server.log[:12]
             assert server.rest("GET", "/x.json", ns="two", token="owner").json() == [1, 2]
             assert server.rest("GET", "/.settings/rules.json", ns="two", token="owner").text == uploaded
         finally:

@@ -3,7 +3,7 @@ import threading
 
 from firebase_admin import db
 
-from conftest import ref
+from conftest import ref, wait_for
 
 OPEN = {"rules": {".read": True, ".write": True}}
 
@@ -31,6 +31,8 @@ def test_if_match_null_etag_creates_only_when_absent(serve):
     assert first.status_code == 200 and first.headers["ETag"] == "YPVfR2bXt/lcDjiQZ8pOkAd3qkQ="
     second = server.rest("PUT", "/once.json", body=2, headers={"if-match": "null_etag"})
     assert second.status_code == 412 and second.json() == 1
+    # Logged as a retry, not an error.
+    assert wait_for(lambda: [r["verdict"] for r in server.requests_logged() if r["status"] == 412] == ["stale"])
     assert second.headers["ETag"] == "YPVfR2bXt/lcDjiQZ8pOkAd3qkQ="
     deleted = server.rest("DELETE", "/once.json", headers={"X-Firebase-ETag": "true"})
     assert deleted.headers["ETag"] == "null_etag"

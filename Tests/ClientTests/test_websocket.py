@@ -6,7 +6,7 @@ import json
 import threading
 import time
 
-from conftest import mock_token
+from conftest import mock_token, wait_for
 from wire import Wire, node_hash
 
 SIGNED_IN = {".read": "auth != null", ".write": "auth != null"}
@@ -224,6 +224,9 @@ def test_a_stale_hash_stores_nothing(serve):
     wire = Wire(server.port)
     assert wire.request("p", {"p": "/n", "d": 1, "h": ""}) == ("datastale", "Transaction hash does not match")
     assert server.rest("GET", "/n.json", ns="demo").json() == 5
+    # A transaction's retry, not an error.
+    assert wait_for(lambda: any(r["verdict"] == "stale" and r["method"] == "p" for r in server.requests_logged()))
+    assert not [r for r in server.requests_logged() if r["verdict"] == "error"]
     assert wire.request("p", {"p": "/n", "d": 6, "h": "w28swksk9+tXf5jEdS9R5oSFAv8="})[0] == "ok"
     assert server.rest("GET", "/n.json", ns="demo").json() == 6
     wire.close()

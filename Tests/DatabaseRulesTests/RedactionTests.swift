@@ -57,6 +57,11 @@ import Testing
              rules: #"{"rules": {"ptr": {".read": false}, "$k": {".read": true}, "a": {".write": "root.child(root.child('ptr').val()).val() === 'x'"}}}"#,
              data: #"{"ptr": "target", "target": "t"}"#, operation: .set(path: "/a", value: 1),
              shows: ["<unreadable> === 'x'"], hides: ["target", "'t'"]),
+        Case(name: "every alternative of an || that read an unreadable location",
+             rules: #"{"rules": {"pin": {".read": false}, "g": {".write": "root.child('pin').val() === '4821' || newData.val() === 'x'"}}}"#,
+             data: #"{"pin": "1111"}"#, operation: .set(path: "/g", value: "0000"),
+             shows: ["root.child('pin').val() === '4821' was false: <unreadable> === '4821'", "newData.val() === 'x' was false\n"],
+             hides: ["1111"]),
         Case(name: "a read denied by a rule that reads an unreadable location",
              rules: #"{"rules": {"pin": {".read": false}, "doc": {".read": "root.child('pin').val() === 'open'"}}}"#,
              data: #"{"pin": "4821"}"#, operation: .read(path: "/doc"),
@@ -106,6 +111,8 @@ import Testing
          #"{"pin": "4821"}"#, #"{"pin": "1111"}"#, DatabaseOperation.set(path: "/g", value: "0000")),
         (#"{"rules": {"pin": {".read": false}, ".write": true, "g": {".validate": "root.child('pin').val().length === 5 && newData.val() === 'x'"}}}"#,
          #"{"pin": "4821"}"#, #"{"pin": "12345"}"#, DatabaseOperation.set(path: "/g", value: "0000")),
+        (#"{"rules": {"pin": {".read": false}, "g": {".write": "(root.child('pin').val() === '4821' && newData.val() === 'y') || newData.val() === 'x'"}}}"#,
+         #"{"pin": "4821"}"#, #"{"pin": "1111"}"#, DatabaseOperation.set(path: "/g", value: "0000")),
     ] as [(String, String, String, DatabaseOperation)])
     func theRedactedExplanationDoesNotDependOnUnreadableData(rules source: String, first: String, second: String, operation: DatabaseOperation) throws {
         let rules = try Ruleset(source: source)

@@ -98,6 +98,24 @@ import Testing
         }
     }
 
+    /// Browsers ask for `/favicon.ico` with every page load: it is an icon, not a logged 404; any
+    /// other unknown path is logged with its own path, not `/`.
+    @Test func theIconIsServedAndUnknownPathsAreLoggedAsAsked() async throws {
+        let s = try setup()
+        try await s.app.test(.router) { client in
+            try await client.execute(uri: "/favicon.ico", method: .get) { r in
+                #expect(r.status == .ok)
+                #expect(r.headers[.contentType] == "image/svg+xml")
+                #expect(String(buffer: r.body).hasPrefix("<svg "))
+            }
+            try await client.execute(uri: "/elsewhere", method: .get) { r in
+                #expect(r.status == .notFound)
+            }
+        }
+        let logged = s.log.records(after: 0)
+        #expect(logged.map(\.path) == ["/elsewhere"])
+    }
+
     @Test func theDefaultNamespaceIsEscapedInThePage() async {
         let html = InspectorPage.html(defaultNamespace: #"a"><script>x</script>"#)
         #expect(!html.contains("<script>x"))

@@ -50,6 +50,22 @@ import Testing
         }
     }
 
+    /// Rules uploaded through `/.settings/rules.json` are named after their namespace in
+    /// explanations, not after a file they never were.
+    @Test func uploadedRulesAreNamedByTheirNamespace() async throws {
+        try await app().test(.router) { client in
+            try await client.execute(uri: "/.settings/rules.json?ns=other", method: .put, headers: Self.owner,
+                                     body: ByteBuffer(string: #"{"rules": {".write": "newData.val() === 1"}}"#)) { r in
+                #expect(r.status == .ok)
+            }
+            try await client.execute(uri: "/n.json?ns=other", method: .put, body: ByteBuffer(string: "2")) { r in
+                #expect(r.status == .unauthorized)
+                let why = r.headers[HTTPField.Name("X-Rules-Explanation")!] ?? ""
+                #expect(why.contains("/.write at uploaded rules (namespace other):1:"), "\(why)")
+            }
+        }
+    }
+
     @Test func crudAndEchoes() async throws {
         try await app().test(.router) { client in
             try await client.execute(uri: "/items/a.json", method: .put, headers: Self.owner, body: ByteBuffer(string: #"{"owner":"bob","n":[1,2]}"#)) { r in

@@ -67,7 +67,10 @@ import Testing
         let text = lines(d).joined(separator: "\n")
         #expect(text.contains("data = snapshot /p = {a, b, +3 more}"))
         #expect(text.contains("data.val() = {a, b, +3 more}"))
-        #expect(text.hasPrefix("set /p: denied: auth.token == null was false: {firebase, sub, z} == null\n"), "\(text)")
+        // Both alternatives of the `||`, each with its values (their source cut to keep the
+        // line within 120 columns; whole in the trace).
+        #expect(text.hasPrefix("set /p: denied: auth.token ==… was false: {firebase, sub, z} == null; data.val() ==… was false: {a, b, +3 more} == null\n"), "\(text)")
+        #expect(text.contains("\n    - auth.token == null was false: {firebase, sub, z} == null\n"), "\(text)")
         #expect(ExplanationFormat.objectSummary(firstKeys: [], count: 0) == "{}")
         #expect(ExplanationFormat.objectSummary(firstKeys: ["a", "b", "c"], count: 3) == "{a, b, c}")
         #expect(ExplanationFormat.objectSummary(firstKeys: ["a", "b", "c"], count: 4) == "{a, b, +2 more}")

@@ -146,4 +146,44 @@ import Testing
         #expect(d.explanation?.text.contains("4821") == false)
         try check("pin-denied-set-redacted", d)
     }
+
+    /// A counter that moves by one either way, written 9 over 5: the explanation names both
+    /// alternatives of the `||`, each with its values, in the first line and in the trace.
+    @Test func everyAlternativeOfAnOrIsShown() throws {
+        let source = """
+            {"rules": {"n": {".write": "newData.val() === data.val() + 1 || newData.val() === data.val() - 1"}}}
+            """
+        let result = RulesCompiler.compile(SourceFile(path: "counter.rules.json", text: source))
+        let engine = RulesEngine(ruleset: try #require(result.ruleset))
+        let d = engine.decide(.set(path: "/n", value: 9), on: try DataNode.fromJSON(#"{"n": 5}"#),
+                              auth: Self.user("alice"), now: Self.now, explain: true)
+        #expect(!d.allowed)
+        let first = d.explanation?.text.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first == "set /n: denied: newData.val() === data.val() + 1 was false: 9 === 6; newData.val() === data.val() - 1 was false: 9 === 4")
+        #expect(d.explanation?.decisive?.falseAlternatives.count == 2)
+        checkWidth(d)
+        try check("counter-denied-or", d)
+    }
+
+    /// Bob unstars p1 (starred by him and Carol, count 2) but moves the count by two
+    /// (`increment(-2)`): the star's `.write` names the count alternative, not only
+    /// `!data.exists()`.
+    @Test func unstarByTwoNamesTheCountAlternative() throws {
+        let engine = try Self.engine("blog")
+        let data = """
+            {"posts": {"p1": {"uid": "alice", "author": "Alice", "title": "Hello", "body": "First post", "starCount": 2,
+                              "stars": {"bob": true, "carol": true}}}}
+            """
+        let d = engine.decide(.update(path: "/", values: [
+            ("posts/p1/stars/bob", .null),
+            ("posts/p1/starCount", .serverValue(.increment(-2))),
+        ]), on: try DataNode.fromJSON(data), auth: Self.user("bob"), now: Self.now, explain: true)
+        #expect(!d.allowed)
+        let first = d.explanation?.text.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.contains("!data.exists() was false"), "\(first)")
+        #expect(first.contains("was false: 0 === 1"), "\(first)")
+        #expect(first.count <= 120, "\(first)")
+        checkWidth(d)
+        try check("blog-unstar-by-two", d)
+    }
 }

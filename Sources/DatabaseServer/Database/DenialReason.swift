@@ -9,12 +9,23 @@ enum DenialReason {
         guard let explanation = decision.explanation else { return decision.reason ?? "denied" }
         if let rejection = explanation.rejection { return "\(explanation.operation): \(rejection)" }
         guard let rule = explanation.decisive else {
-            return "\(explanation.operation): no rule grants it (no .read/.write on this path or above)"
+            // Reads are granted by `.read` rules, writes by `.write` ones (every explained
+            // operation is titled by its kind: `read /a`, `set /a`, `update /`, …).
+            let kind = explanation.operation.hasPrefix("read ") ? ".read" : ".write"
+            return "\(explanation.operation): no \(kind) rule grants it on this path or above"
         }
         var text = "\(explanation.operation): \(rule.rulePath) at \(rule.position) is \(rule.outcome)"
-        if let part = rule.falsePart { text += "; \(part) is false" }
-        // What made it false: the keys a hasChildren missed, the values a comparison compared.
-        if let detail = rule.falseDetail { text += ": \(detail)" }
+        if rule.falseAlternatives.count > 1 {
+            // Every alternative of the `||` that decided, each with what made it false.
+            for a in rule.falseAlternatives {
+                text += "; \(a.part) is \(a.value)"
+                if let detail = a.detail { text += ": \(detail)" }
+            }
+        } else {
+            if let part = rule.falsePart { text += "; \(part) is false" }
+            // What made it false: the keys a hasChildren missed, the values a comparison compared.
+            if let detail = rule.falseDetail { text += ": \(detail)" }
+        }
         if !rule.bindings.isEmpty {
             text += " (with " + rule.bindings.map { "\($0.name) = \($0.value)" }.joined(separator: ", ") + ")"
         }

@@ -134,7 +134,9 @@ public final class NamespaceRegistry: Sendable {
                 var rules = state.rules
                 if let source = contents.rules[name] {
                     do {
-                        rules = NamespaceRules(ruleset: try Ruleset(source: source, path: "database.rules.json"), source: source, origin: .uploaded)
+                        rules = NamespaceRules(
+                            ruleset: try Ruleset(source: source, path: NamespaceRules.uploadedPath(namespace: name)), source: source,
+                            origin: .uploaded)
                     } catch {
                         warnings.append("the rules uploaded to namespace \(name) no longer compile; it uses the server's rules:\n\(error)")
                     }

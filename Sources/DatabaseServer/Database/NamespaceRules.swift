@@ -22,6 +22,13 @@ public struct NamespaceRules: Sendable {
         }
     }
 
+    /// The name rules uploaded to a namespace are compiled with, and so what explanations
+    /// show for their positions: `uploaded rules (namespace NAME)`, as in
+    /// `uploaded rules (namespace demo):3:19`.
+    public static func uploadedPath(namespace: String) -> String {
+        "uploaded rules (namespace \(namespace))"
+    }
+
     /// The compiled rules.
     public let ruleset: Ruleset
     /// The source text as given (comments included).

@@ -13,6 +13,9 @@ struct RequestPipeline: Sendable {
     protocol Failure: Error {
         /// The line the log keeps.
         var logReason: String { get }
+        /// The verdict the log records: `error`, or ``RequestRecord/staleVerdict`` for a
+        /// compare-and-set that found the data changed (the protocol working: the client retries).
+        var verdict: String { get }
     }
 
     /// Runs one request. `record` says what it is (the transport may fill it in as it learns
@@ -42,7 +45,7 @@ struct RequestPipeline: Sendable {
             record.status = failureStatus(error)
             throw error
         } catch let failure as any Failure {
-            record.verdict = "error"
+            record.verdict = failure.verdict
             record.reason = failure.logReason
             throw failure
         } catch {
@@ -51,4 +54,9 @@ struct RequestPipeline: Sendable {
             throw error
         }
     }
+}
+
+extension RequestPipeline.Failure {
+    /// A transport's failure is an error unless it says otherwise.
+    var verdict: String { "error" }
 }

@@ -14,8 +14,12 @@ public struct RequestRecord: Sendable {
     public var identity: String
     /// `uid`, when the caller has one.
     public var uid: String?
-    /// `allowed`, `denied` or `error`.
+    /// `allowed`, `denied`, `error`, or ``staleVerdict`` (a stale compare-and-set: a
+    /// transaction's retry).
     public var verdict: String
+    /// The verdict of a compare-and-set that found the data changed (WebSocket `datastale`,
+    /// REST 412): the client retries; shown as `RETRY` in the text log.
+    public static let staleVerdict = "stale"
     /// The status answered (HTTP status, or 0 for WebSocket).
     public var status: Int
     /// Why it was denied or refused, in one line.
@@ -56,7 +60,13 @@ public struct RequestRecord: Sendable {
     /// sequence. A reason of several lines (a rules file's diagnostics) keeps them, each indented.
     public var text: String {
         let fields = [method, namespace + path, identity].map(Self.escaped)
-        var line = "\(verdict == "allowed" ? "   " : verdict == "denied" ? "DENY" : "ERR ") \(fields[0]) \(fields[1]) (\(fields[2])) \(status) \(String(format: "%.1f", milliseconds)) ms"
+        let label = switch verdict {
+        case "allowed": "   "
+        case "denied": "DENY"
+        case Self.staleVerdict: "RETRY"
+        default: "ERR "
+        }
+        var line = "\(label) \(fields[0]) \(fields[1]) (\(fields[2])) \(status) \(String(format: "%.1f", milliseconds)) ms"
         if let reason {
             for part in reason.split(separator: "\n", omittingEmptySubsequences: false) {
                 line += "\n     " + Self.escaped(String(part))

@@ -19,7 +19,7 @@ extension RESTResponder {
     /// Whether a request target is the page or one of its endpoints (not logged).
     static func isInspection(_ rawTarget: String) -> Bool {
         let path = rawTarget.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return path == "/" || path.isEmpty || path == "/.inspect" || path.hasPrefix("/.inspect/")
+        return path == "/" || path.isEmpty || path == "/favicon.ico" || path == "/.inspect" || path.hasPrefix("/.inspect/")
     }
 
     // MARK: - The page
@@ -38,6 +38,10 @@ extension RESTResponder {
         case [".inspect", "page.css"]:
             body = InspectorStyle.source
             type = "text/css; charset=utf-8"
+        case ["favicon.ico"]:
+            // What browsers ask for with every page load: a small icon, not a 404 in the log.
+            body = favicon
+            type = "image/svg+xml"
         default:
             return nil
         }
@@ -53,6 +57,9 @@ extension RESTResponder {
             "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
         return Response(status: .ok, headers: headers, body: method == .head ? ResponseBody() : bodyText(body))
     }
+
+    /// The icon served at `/favicon.ico` (an SVG: a shield, the rules' colour).
+    static let favicon = ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><path d="M8 1 2 3.5V8c0 3.2 2.6 5.9 6 7 3.4-1.1 6-3.8 6-7V3.5Z" fill="#f5a623"/></svg>"##
 
     // MARK: - Endpoints
 

@@ -51,6 +51,8 @@ struct RESTResponder: HTTPResponder {
             return asset
         }
         guard target.isJSON else {
+            // Logged with the path asked for, not `/`.
+            record.path = "/" + target.segments.joined(separator: "/")
             throw ServerError(.notFound, "Not found: REST requests end in .json, such as /users/alice.json")
         }
         let inspecting = target.segments.first == ".inspect"
@@ -96,7 +98,13 @@ struct RESTResponder: HTTPResponder {
             }
             return try await read(request, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
         case .put, .post, .patch, .delete:
-            return try await write(request, method: method, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
+            let response = try await write(request, method: method, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
+            if response.status == .preconditionFailed {
+                // Only a stale `if-match` is answered 412: a retry, not an error.
+                record.verdict = RequestRecord.staleVerdict
+                record.reason = "conditional write retry: the data changed since the client read it (ETag does not match)"
+            }
+            return response
         default:
             throw ServerError(.methodNotAllowed, "Method \(method.rawValue) is not supported: use GET, PUT, POST, PATCH or DELETE.")
         }
@@ -327,7 +335,7 @@ struct RESTResponder: HTTPResponder {
             let source = String(decoding: bytes, as: UTF8.self)
             let ruleset: Ruleset
             do {
-                ruleset = try Ruleset(source: source, path: "database.rules.json")
+                ruleset = try Ruleset(source: source, path: NamespaceRules.uploadedPath(namespace: namespace.name))
             } catch {
                 let file = error.file
                 let lines = error.diagnostics.filter { $0.severity == .error }.map { d in

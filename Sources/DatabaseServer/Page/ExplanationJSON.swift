@@ -14,6 +14,8 @@ import DatabaseRules
 ///
 /// `decisive` is an index into `evaluations` (null when no rule decided, e.g. no rule grants).
 /// `falseDetail` says what made a false rule's false part false (`missing 'body'`, `2 === 1`).
+/// `falseAlternatives` (`[{"part", "value", "detail"}]`) lists every alternative of the `||`
+/// that made a rule false, each with its value and detail; empty when no `||` decided.
 enum ExplanationJSON {
     static func render(_ explanation: Explanation) -> String {
         let decisiveID = explanation.decisive?.id
@@ -42,7 +44,10 @@ enum ExplanationJSON {
         out += #","source":"# + q(e.source)
         out += #","values":["# + e.values.map { #"{"text":"# + q($0.text) + #","value":"# + q($0.value) + "}" }.joined(separator: ",") + "]"
         out += #","falsePart":"# + (e.falsePart.map(q) ?? "null")
-        out += #","falseDetail":"# + (e.falseDetail.map(q) ?? "null") + "}"
+        out += #","falseDetail":"# + (e.falseDetail.map(q) ?? "null")
+        out += #","falseAlternatives":["# + e.falseAlternatives.map {
+            #"{"part":"# + q($0.part) + #","value":"# + q($0.value) + #","detail":"# + ($0.detail.map(q) ?? "null") + "}"
+        }.joined(separator: ",") + "]}"
         return out
     }
 

@@ -32,7 +32,7 @@ enum InspectorPage {
           </div>
           <div role="tablist" aria-label="Views" class="tabs">
             <button type="button" role="tab" id="tab-data" aria-controls="view-data" aria-selected="true">Data</button>
-            <button type="button" role="tab" id="tab-requests" aria-controls="view-requests" aria-selected="false" tabindex="-1">Requests <span id="denied-badge" class="badge" hidden></span></button>
+            <button type="button" role="tab" id="tab-requests" aria-controls="view-requests" aria-selected="false" tabindex="-1">Requests <span id="denied-badge" class="badge" hidden></span> <span id="retry-badge" class="badge" hidden></span></button>
             <button type="button" role="tab" id="tab-rules" aria-controls="view-rules" aria-selected="false" tabindex="-1">Rules <span id="rules-badge" class="badge bad" hidden></span></button>
           </div>
           <p id="status" role="status" aria-live="polite"></p>

@@ -543,6 +543,11 @@ enum InspectorScript {
               var badge = $('denied-badge');
               badge.hidden = denied === 0;
               badge.textContent = denied + ' denied';
+              // A stale compare-and-set is a transaction's retry, counted apart from errors.
+              var retries = r.list.filter(function (x) { return x.verdict === 'stale'; }).length;
+              var retryBadge = $('retry-badge');
+              retryBadge.hidden = retries === 0;
+              retryBadge.textContent = retries + (retries === 1 ? ' retry' : ' retries');
             }).catch(function (e) {
               say('Requests: ' + e.message);
             }).then(function () {
@@ -605,7 +610,7 @@ enum InspectorScript {
                 onclick: function (e) { e.stopPropagation(); open(); }
               }, x.path)),
               el('td', null, x.identity),
-              el('td', null, el('span', { class: 'verdict verdict-' + x.verdict }, x.verdict)),
+              el('td', null, el('span', { class: 'verdict verdict-' + x.verdict }, x.verdict === 'stale' ? 'retry' : x.verdict)),
               el('td', null, String(x.status)),
               el('td', null, x.ms.toFixed(1)));
           }
@@ -667,6 +672,13 @@ enum InspectorScript {
                 box.append(el('p', null, 'False sub-expression: ', el('code', { class: 'false-part-text', id: 'false-part' }, decisive.falsePart)));
               }
               if (decisive.falseDetail) box.append(el('p', { id: 'false-detail' }, 'Why: ', el('code', null, decisive.falseDetail)));
+              if (decisive.falseAlternatives && decisive.falseAlternatives.length > 1) {
+                var alternatives = el('ul', { id: 'false-alternatives' });
+                decisive.falseAlternatives.forEach(function (a) {
+                  alternatives.append(el('li', null, el('code', null, a.part), ' was ' + a.value + (a.detail ? ': ' : ''), a.detail ? el('code', null, a.detail) : ''));
+                });
+                box.append(el('p', null, 'Every alternative of the || was false:'), alternatives);
+              }
               if (decisive.bindings.length) box.append(el('p', null, 'with ' + decisive.bindings.map(function (b) { return b.name + ' = ' + b.value; }).join(', ')));
             } else if (!ex.rejection) {
               box.append(el('p', null, 'No rule grants it: there is no .read or .write that is true on this path or above.'));

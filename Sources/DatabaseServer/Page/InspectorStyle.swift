@@ -82,6 +82,7 @@ enum InspectorStyle {
         .verdict-allowed { color: var(--ok); }
         .verdict-denied { color: var(--bad); }
         .verdict-error { color: var(--warn); }
+        .verdict-stale { color: var(--accent); }
         .reason { font-family: var(--mono); font-size: 12px; background: var(--bg); border-left: 3px solid var(--bad); padding: 4px 8px; overflow-wrap: anywhere; }
         .decision { border: 2px solid var(--bad); background: var(--bad-bg); border-radius: 6px; padding: 6px 10px; margin: 8px 0; }
         .decision.allowed { border-color: var(--ok); background: var(--ok-bg); }
@@ -103,6 +104,8 @@ enum InspectorStyle {
         .source-wrap { overflow: auto; border: 1px solid var(--line); border-radius: 6px; }
         table.source { border-collapse: collapse; width: 100%; font-family: var(--mono); font-size: 12.5px; }
         table.source td { padding: 0 8px; vertical-align: top; white-space: pre; }
+        /* Long rules lines wrap (keeping their indentation) instead of being cut by the pane. */
+        table.source td.code { white-space: pre-wrap; overflow-wrap: anywhere; }
         table.source td.ln { color: var(--muted); text-align: right; user-select: none; width: 1%; }
         table.source td.hits { color: var(--muted); width: 1%; font-size: 11px; }
         table.source tr.target td { outline: 2px solid var(--accent); outline-offset: -2px; }

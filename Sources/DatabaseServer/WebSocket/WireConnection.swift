@@ -160,9 +160,16 @@ final class WireConnection: @unchecked Sendable {
         var logReason: String {
             switch self {
             case .malformed(let why): "malformed message: \(why)"
+            case .status("datastale", let text): "transaction retry: the data changed since the client read it (\(text))"
             case .status(_, let text): text
             case .server(let error): error.logReason
             }
+        }
+
+        /// A stale transaction (`datastale`) is a retry, not an error.
+        var verdict: String {
+            if case .status("datastale", _) = self { return RequestRecord.staleVerdict }
+            return "error"
         }
     }
 

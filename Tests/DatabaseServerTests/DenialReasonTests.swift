@@ -1,0 +1,27 @@
+import DatabaseRules
+import Testing
+
+@testable import DatabaseServer
+
+/// The one-line reason of a denial.
+@Suite struct DenialReasonTests {
+    /// With no rule on the path or above, a read names the `.read` rules and a write the
+    /// `.write` ones.
+    @Test(arguments: [
+        (DatabaseOperation.read(path: "/a"), "read /a: no .read rule grants it on this path or above"),
+        (.set(path: "/a", value: 1), "set /a: no .write rule grants it on this path or above"),
+    ])
+    func noRuleNamesTheKindOfRule(operation: DatabaseOperation, expected: String) throws {
+        let rules = try Ruleset(source: #"{"rules": {"b": {".read": true, ".write": true}}}"#)
+        let decision = rules.decide(operation, on: Database(), explain: true)
+        #expect(!decision.allowed)
+        #expect(DenialReason.line(decision) == expected)
+    }
+
+    /// An `||` that decided: every alternative, with its values.
+    @Test func everyAlternativeOfAnOr() throws {
+        let rules = try Ruleset(source: #"{"rules": {"n": {".write": "newData.val() === data.val() + 1 || newData.val() === data.val() - 1"}}}"#)
+        let decision = rules.decide(.set(path: "/n", value: 9), on: try Database(json: #"{"n": 5}"#), explain: true)
+        #expect(DenialReason.line(decision) == "set /n: /n/.write at database.rules.json:1:28 is false; newData.val() === data.val() + 1 is false: 9 === 6; newData.val() === data.val() - 1 is false: 9 === 4")
+    }
+}
