@@ -25,11 +25,13 @@ def rss_bytes(pid):
     raise AssertionError("no VmRSS")
 
 
-def raw_http(port, data, read=True, timeout=30):
-    """Sends bytes on a new connection, half-closes it, and returns what the server answers."""
+def raw_http(port, data, read=True, timeout=30, half_close=True):
+    """Sends bytes on a new connection, half-closes it (unless told not to), and returns what the
+    server answers."""
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
         s.sendall(data)
-        s.shutdown(socket.SHUT_WR)
+        if half_close:
+            s.shutdown(socket.SHUT_WR)
         chunks = []
         while read:
             try:
@@ -244,18 +246,7 @@ def test_a_client_that_opens_ten_thousand_silent_connections_is_shed():
 
 def raw_exchange(port, head, timeout=10):
     """Sends a request head (with Connection: close) and returns the whole answer."""
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
-        s.sendall(head)
-        chunks = []
-        while True:
-            try:
-                chunk = s.recv(65536)
-            except (ConnectionResetError, socket.timeout):
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        return b"".join(chunks)
+    return raw_http(port, head, timeout=timeout, half_close=False)
 
 
 def test_a_host_name_that_is_not_loopback_or_allowed_is_refused_on_every_door(serve):

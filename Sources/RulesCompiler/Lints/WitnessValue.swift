@@ -1,3 +1,5 @@
+import RulesSyntax
+
 /// A small JSON value for witnesses: the data a counterexample starts from and the values it
 /// writes. Objects keep their keys sorted, so a witness renders the same way every time.
 public indirect enum WitnessValue: Sendable, Hashable {
@@ -9,11 +11,11 @@ public indirect enum WitnessValue: Sendable, Hashable {
     /// The value as compact JSON, keys sorted.
     public var json: String {
         switch self {
-        case .string(let s): return Self.quote(s)
+        case .string(let s): return JSONText.quote(s)
         case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
         case .bool(let b): return b ? "true" : "false"
         case .object(let members):
-            return "{" + members.keys.sorted().map { Self.quote($0) + ":" + members[$0]!.json }.joined(separator: ",") + "}"
+            return "{" + members.keys.sorted().map { JSONText.quote($0) + ":" + members[$0]!.json }.joined(separator: ",") + "}"
         }
     }
 
@@ -37,26 +39,5 @@ public indirect enum WitnessValue: Sendable, Hashable {
         if case .object(let m) = self { members = m }
         members[first] = (members[first] ?? .object([:])).setting(value, at: Array(segments.dropFirst()))
         return .object(members)
-    }
-
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
     }
 }
