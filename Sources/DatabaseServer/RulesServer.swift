@@ -10,7 +10,8 @@ import ServiceLifecycle
 import Synchronization
 
 /// `rules serve`: a local Realtime Database server whose every request is decided by the rules
-/// engine. One database (``NamespaceRegistry``) behind thin transports (REST and streaming).
+/// engine. One database (``NamespaceRegistry``) behind thin transports (REST and streaming,
+/// WebSocket, long polling).
 public final class RulesServer: Sendable {
     /// The configuration it was started with.
     public let configuration: ServerConfiguration
@@ -26,6 +27,10 @@ public final class RulesServer: Sendable {
     public let storageWarnings: [String]
     /// The bytes of request bodies held at once, across connections.
     public let bodies: BodyBudget
+    /// The long-polling sessions open.
+    let longPolls: LongPollSessions
+    /// Numbers the realtime sessions (WebSocket and long polling).
+    private let sessionNumbers = SessionCounter()
     private let rulesStamp: Mutex<FileStamp?>
 
     /// Prepares a server: compiles the rules file (throwing its diagnostics, a ``RulesError``,
@@ -55,6 +60,7 @@ public final class RulesServer: Sendable {
         log = RequestLog(capacity: configuration.requestLogCapacity, format: configuration.logFormat)
         rulesStamp = Mutex(configuration.rulesFile.flatMap(FileStamp.init(path:)))
         bodies = BodyBudget(total: max(configuration.limits.maxBodyBytesInFlight, configuration.limits.maxBodyBytes))
+        longPolls = LongPollSessions(limits: configuration.limits)
     }
 
     /// Loads an emulator export (`DIR/database_export/<namespace>.json`) into the namespaces,
@@ -104,6 +110,8 @@ public final class RulesServer: Sendable {
         let limits = configuration.limits
         let responder = EdgeResponder(
             inner: RESTResponder(registry: registry, log: log, limits: limits),
+            longPoll: LongPollResponder(
+                registry: registry, log: log, limits: limits, explainDenials: configuration.explainDenials, sessions: longPolls, counter: sessionNumbers),
             hosts: HostPolicy(allowedNames: configuration.allowedHosts),
             bodies: bodies)
         let ports = AsyncStream<Int>.makeStream()
@@ -122,7 +130,11 @@ public final class RulesServer: Sendable {
                 ports.continuation.finish()
             },
             logger: logger)
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: primary)]
+        let longPolls = longPolls
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: primary),
+            .init(service: BackgroundTask { await longPolls.run() }, successTerminationBehavior: .ignore),
+        ]
         if configuration.rulesFile != nil {
             services.append(.init(service: BackgroundTask { [self] in await watchRules() }, successTerminationBehavior: .ignore))
         }
@@ -224,7 +236,7 @@ public final class RulesServer: Sendable {
     /// served, so `auth` with `owner` from another site's page is refused.
     private func httpServer(table: ConnectionTable) -> HTTPServerBuilder {
         let registry = registry, log = log, limits = configuration.limits, explain = configuration.explainDenials
-        let sessions = SessionCounter()
+        let sessions = sessionNumbers, longPolls = longPolls
         let hosts = HostPolicy(allowedNames: configuration.allowedHosts)
         // Text frames that are not UTF-8 close the connection with 1007.
         let ws = WebSocketServerConfiguration(maxFrameSize: limits.maxWireFrameBytes, autoPing: .enabled(timePeriod: .seconds(30)), validateUTF8: true)
@@ -245,15 +257,26 @@ public final class RulesServer: Sendable {
             let parsed = try? RequestTarget(target)
             guard let name = try? registry.name(parsed?.parameter("ns")) else { return .dontUpgrade }
             let host = request.authority ?? "127.0.0.1"
-            let session = "rules-serve-\(sessions.next())"
-            let connection = WireConnection(
-                namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host, session: session, explainDenials: explain,
-                channel: channel)
             // A WebSocket connection is closed at once when the server shuts down.
             channel.triggerUserOutboundEvent(ConnectionActivity.requestStarted(longLived: true), promise: nil)
+            if let upgrading = parsed?.parameter("s") {
+                // A long-polling client moving to WebSocket.
+                let upgrade = LongPollUpgrade(session: longPolls.session(named: upgrading), limits: limits, host: host)
+                return .upgrade([:]) { inbound, outbound, _ in
+                    await upgrade.run(inbound: inbound, outbound: outbound)
+                }
+            }
+            let session = WireSession(
+                namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host,
+                session: "rules-serve-\(sessions.next())", explainDenials: explain, transport: "ws"
+            ) {
+                // What waits is dropped with the connection (the writer may be blocked on it).
+                channel.close(promise: nil)
+            }
+            let door = WebSocketDoor(session: session, limits: limits)
             return .upgrade([:]) { inbound, outbound, _ in
                 await RequestOrigin.$current.withValue(browser) {
-                    await connection.run(inbound: inbound, outbound: outbound)
+                    await door.run(inbound: inbound, outbound: outbound)
                 }
             }
         }
@@ -316,7 +339,7 @@ struct BackgroundTask: Service {
     }
 }
 
-/// Numbers WebSocket sessions.
+/// Numbers realtime sessions.
 final class SessionCounter: Sendable {
     private let count = Mutex(0)
 

@@ -39,6 +39,16 @@ public struct ServerLimits: Sendable, Hashable {
     /// would go over what is left gets 503 with `Retry-After` (its body is not read). At least
     /// ``maxBodyBytes``, so that one largest body always fits an otherwise idle server.
     public var maxBodyBytesInFlight: Int = 512 * 1024 * 1024
+    /// Seconds a long-polling request is held open when there is nothing to send (below the
+    /// SDK's 25-second keepalive, after which it sends another poll beside it).
+    public var longPollHoldSeconds: Double = 20
+    /// Seconds without a request after which a long-polling client is taken to be gone (its
+    /// session ends and its onDisconnect operations run) when its disconnect frame did not say
+    /// so; generous, as browsers slow timers in background tabs.
+    public var longPollIdleSeconds: Double = 30
+    /// Long-polling sessions open at once; a start request beyond it is refused (the SDK
+    /// retries with its back-off).
+    public var maxLongPollSessions: Int = 1000
     /// Seconds between `keep-alive` events on an idle stream.
     public var keepAliveSeconds: Double = 30
 

@@ -3,8 +3,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// What every HTTP request passes before the REST door (``RESTResponder``) sees it, and what
-/// every answer gets after:
+/// What every HTTP request passes before the REST door (``RESTResponder``) or the long-polling
+/// door (``LongPollResponder``, `/.lp`) sees it, and what every answer gets after:
 /// - the `Host` check against DNS rebinding (``HostPolicy``): a refused host gets 403;
 /// - the request's browser origin (``RequestOrigin``), in force while it is handled, so that
 ///   `owner` from another site's page is refused;
@@ -16,6 +16,8 @@ struct EdgeResponder: HTTPResponder {
     typealias Context = ServerRequestContext
 
     let inner: RESTResponder
+    /// The long-polling door (`/.lp`).
+    let longPoll: LongPollResponder
     let hosts: HostPolicy
     let bodies: BodyBudget
 
@@ -28,7 +30,8 @@ struct EdgeResponder: HTTPResponder {
             defer { lease.end() }
             response = try await RequestOrigin.$current.withValue(browser) {
                 try await BodyBudget.Lease.$current.withValue(lease) {
-                    try await inner.respond(to: request, context: context)
+                    if LongPollResponder.handles(request.head.path ?? "/") { return await longPoll.respond(to: request) }
+                    return try await inner.respond(to: request, context: context)
                 }
             }
         } else {

@@ -3,7 +3,7 @@ import DatabaseRules
 /// One message from a client, parsed: `{"t":"c","d":{"t":…}}` (control) or
 /// `{"t":"d","d":{"r":n,"a":action,"b":body}}` (a request), with the raw bytes kept so values
 /// are read exactly as sent.
-struct WireMessage {
+struct WireMessage: Sendable {
     /// The message's UTF-8 bytes.
     let bytes: [UInt8]
     /// `c` or `d`.

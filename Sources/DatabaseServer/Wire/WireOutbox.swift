@@ -15,6 +15,9 @@ struct WireOutbox: Sendable {
         /// The `ok` of request `r` (its reply data `data`), sent once `durability` is reached,
         /// or an `unavailable` reply if storing the write failed.
         case acknowledgement(r: Int, data: String, durability: Durability)
+        /// The end of transmission on the transport a session leaves (`n`): what was queued
+        /// before it goes on the old transport, what follows on the new one.
+        case endOfTransmission
     }
 
     let continuation: AsyncStream<Item>.Continuation
@@ -40,6 +43,11 @@ struct WireOutbox: Sendable {
         enqueue(.acknowledgement(r: r, data: data, durability: durability))
     }
 
+    /// Queues the end of transmission on the transport the session leaves.
+    func endTransmission() {
+        _ = enqueue(.endOfTransmission)
+    }
+
     private func enqueue(_ item: Item) -> Bool {
         guard budget.admit(item, bytes: Self.size(of: item), into: continuation) else {
             onOverflow()
@@ -54,6 +62,7 @@ struct WireOutbox: Sendable {
         switch item {
         case .message(let text): text.utf8.count
         case .acknowledgement(_, let data, _): data.utf8.count + 40
+        case .endOfTransmission: 0
         }
     }
 
@@ -66,6 +75,12 @@ struct WireOutbox: Sendable {
     static func reply(_ r: Int, _ status: String, _ data: String) -> String {
         #"{"t":"d","d":{"r":\#(r),"b":{"s":""# + status + #"","d":"# + data + "}}}"
     }
+
+    /// `{"t":"c","d":{"t":"o","d":{}}}`: the answer to a ping.
+    static let pong = #"{"t":"c","d":{"t":"o","d":{}}}"#
+
+    /// `{"t":"c","d":{"t":"n","d":{}}}`: the end of transmission on a transport.
+    static let endOfTransmissionMessage = #"{"t":"c","d":{"t":"n","d":{}}}"#
 
     /// The text of an item, waiting for its write to be durable first.
     func text(of item: Item) async -> String {
@@ -80,6 +95,8 @@ struct WireOutbox: Sendable {
             } catch {
                 return Self.reply(r, "unavailable", DataText.jsonQuoted(error.message))
             }
+        case .endOfTransmission:
+            return Self.endOfTransmissionMessage
         }
     }
 

@@ -1,14 +1,16 @@
 import DatabaseRules
 import Foundation
-import HummingbirdWebSocket
-import NIOCore
 import Synchronization
 
-/// One client of the SDKs' WebSocket protocol (`/.ws?v=5&ns=NAME`): it reads messages strictly
-/// in order, turns each into an operation on its ``Namespace``, and answers through one
-/// ordered outbox. onDisconnect operations run when the socket closes.
-final class WireConnection: @unchecked Sendable {
-    // State below is touched only by the task that reads the socket, except `closeReason`.
+/// One session of the SDKs' realtime protocol, whatever carries it: the data layer of
+/// `{"t":"d",…}` requests and `{"t":"c",…}` control messages. It turns each request into an
+/// operation on its ``Namespace`` and answers through one ordered ``WireOutbox``; the transport
+/// that carries the session (``WebSocketDoor``, or ``LongPollSession`` and later the WebSocket
+/// it upgrades to) feeds it messages strictly in order and sends what the outbox yields.
+/// onDisconnect operations run when the transport says the client is gone (``disconnected()``).
+final class WireSession: @unchecked Sendable {
+    // State below is touched only by the one task that feeds messages, except `closeReason`,
+    // the outbox and `transport`.
     /// The namespace it reads (a write registers it, if it is not yet: the same object).
     private var namespace: Namespace
     /// Where a write registers the namespace (nil: it is registered).
@@ -16,21 +18,27 @@ final class WireConnection: @unchecked Sendable {
     private let log: RequestLog
     private let limits: ServerLimits
     private let host: String
-    private let session: String
+    /// The session id of the handshake (`s`), which an upgrade names.
+    let session: String
     private let explainDenials: Bool
     private var identity = Identity.user(.null)
     private var listens: [String: (id: Int, keys: [String], query: Query, tag: Int?, queryJSON: String?)] = [:]
     private var onDisconnect: [(operation: DatabaseOperation, keys: [String])] = []
-    private let closeReason = WireCloseReason()
-    private var outbox: WireOutbox?
+    /// Why the server ends the session, once it does.
+    let closeReason = WireCloseReason()
+    /// Everything the session sends, in order.
+    let outbox: WireOutbox
+    /// What the outbox yields, for the transport to send.
+    let stream: AsyncStream<WireOutbox.Item>
+    /// The transport named in the request log (`ws`, `lp`).
+    private let transportName: Mutex<String>
     /// When the write the current message made may be acknowledged (set by ``perform``).
     private var durability: Durability?
 
-    /// The connection, closed when the client cannot keep up.
-    private let channel: (any Channel)?
-
-    init(namespace: Namespace, registry: NamespaceRegistry? = nil, log: RequestLog, limits: ServerLimits, host: String, session: String, explainDenials: Bool, channel: (any Channel)? = nil) {
-        self.channel = channel
+    /// A session; `onOverflow` runs when the client lets more wait than ``ServerLimits`` allow
+    /// (after the reason is set and the session's namespace and id are logged).
+    init(namespace: Namespace, registry: NamespaceRegistry? = nil, log: RequestLog, limits: ServerLimits, host: String, session: String, explainDenials: Bool,
+         transport: String, onOverflow: @escaping @Sendable () -> Void = {}) {
         self.namespace = namespace
         self.registry = registry
         self.log = log
@@ -38,85 +46,53 @@ final class WireConnection: @unchecked Sendable {
         self.host = host
         self.session = session
         self.explainDenials = explainDenials
-    }
-
-    /// Serves the connection until it closes.
-    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
-        let ns = namespace.name, session = session, reason = closeReason, limits = limits, channel = channel
-        let (outbox, stream) = WireOutbox.make(capacity: limits.maxQueuedEvents, bytes: limits.maxQueuedBytes) {
+        self.transportName = Mutex(transport)
+        let ns = namespace.name, reason = closeReason
+        (outbox, stream) = WireOutbox.make(capacity: limits.maxQueuedEvents, bytes: limits.maxQueuedBytes) {
             if reason.set("the client reads too slowly: more than \(limits.maxQueuedEvents) messages or \(limits.maxQueuedBytes) bytes wait for it") {
-                RulesServer.say("ws \(ns) session \(session): closing the connection: the client reads too slowly")
+                RulesServer.say("\(transport) \(ns) session \(session): closing the connection: the client reads too slowly")
             }
-            // What waits is dropped with the connection (the writer may be blocked on it).
-            channel?.close(promise: nil)
+            onOverflow()
         }
-        self.outbox = outbox
+    }
+
+    /// The transport named in the request log from now on.
+    var transport: String {
+        get { transportName.withLock { $0 } }
+        set { transportName.withLock { $0 = newValue } }
+    }
+
+    /// The server's hello, `{"t":"c","d":{"t":"h","d":{"ts","v":"5","h","s"}}}`: the first
+    /// message of a session.
+    var handshake: String {
         let ts = Int(Date().timeIntervalSince1970 * 1000)
-        outbox.send(#"{"t":"c","d":{"t":"h","d":{"ts":\#(ts),"v":"5","h":"# + DataText.jsonQuoted(host) + #","s":"# + DataText.jsonQuoted(session) + "}}}")
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                do {
-                    for await item in stream {
-                        if outbox.budget.overflowed { break }  // cut off: what waits is dropped
-                        let message = await outbox.text(of: item)
-                        for frame in WireFrames.frames(for: message) { try await outbound.write(.text(frame)) }
-                    }
-                    if let why = reason.value {
-                        try await outbound.close(WireFrames.closesAsInvalidData(why) ? .dataInconsistentWithMessage : .policyViolation, reason: String(why.prefix(120)))
-                    }
-                } catch {
-                    // The client went away; the reader notices too.
-                }
-            }
-            await read(inbound)
-            await disconnected()
-            outbox.finish()
-            await group.waitForAll()
-        }
+        return #"{"t":"c","d":{"t":"h","d":{"ts":\#(ts),"v":"5","h":"# + DataText.jsonQuoted(host) + #","s":"# + DataText.jsonQuoted(session) + "}}}"
     }
 
-    /// Closes the connection with a logged reason (protocol errors, overflow).
-    private func close(_ why: String) {
+    /// The namespace the session reads.
+    var namespaceName: String { namespace.name }
+
+    /// Ends the session from the server's side with a logged reason (protocol errors,
+    /// overflow): the outbox is finished, so the transport closes once it has sent what waits.
+    func close(_ why: String) {
         closeReason.set(why)
-        RulesServer.say("ws \(namespace.name) session \(session): closing the connection: \(why)")
-        outbox?.finish()
-    }
-
-    private func read(_ inbound: WebSocketInboundStream) async {
-        var frames = WireFrames(maxMessageBytes: limits.maxWireMessageBytes)
-        do {
-            for try await message in inbound.messages(maxSize: limits.maxWireFrameBytes) {
-                if closeReason.value != nil { break }
-                guard case .text(let text) = message else { continue }  // binary frames are ignored, as the SDKs do
-                switch frames.receive(text) {
-                case .pending: continue
-                case .tooLarge(let size):
-                    close("message of \(size) bytes is over the \(limits.maxWireMessageBytes)-byte limit")
-                    return
-                case .message(let whole):
-                    do {
-                        try await handle(WireMessage(whole))
-                    } catch {
-                        close("malformed message: \(error.reason)")
-                        return
-                    }
-                }
-            }
-        } catch {
-            close(WireFrames.unreadableReason(error))
-        }
+        RulesServer.say("\(transport) \(namespace.name) session \(session): closing the connection: \(why)")
+        outbox.finish()
     }
 
     // MARK: - Messages
 
-    private func handle(_ message: WireMessage) async throws(WireMessage.Malformed) {
+    /// Handles one message: a ping is answered with a pong, other control messages are the
+    /// transport's business; a request is performed and answered. Throws for a message the
+    /// session cannot use (the transport then closes it with the reason).
+    func handle(_ message: WireMessage) async throws(WireMessage.Malformed) {
         if message.layer == "c" {
-            if message.control == "p" { outbox?.send(#"{"t":"c","d":{"t":"o","d":{}}}"#) }
+            if message.control == "p" { outbox.send(WireOutbox.pong) }
             return
         }
         guard let r = message.request, let action = message.action else { return }
         let record = RequestRecord(
-            transport: "ws", method: action, namespace: namespace.name, path: message.string("p") ?? "-",
+            transport: transport, method: action, namespace: namespace.name, path: message.string("p") ?? "-",
             identity: identity.description, uid: identity.uid, verdict: "allowed", status: 0, reason: nil, milliseconds: 0, time: Date())
         let now = Date().millisecondsSince1970
         do {
@@ -133,13 +109,13 @@ final class WireConnection: @unchecked Sendable {
                 }
             }
             if let durability {
-                outbox?.acknowledge(r, data: data, after: durability)
+                outbox.acknowledge(r, data: data, after: durability)
             } else {
                 reply(r, "ok", data)
             }
         } catch let error as ServerError {
             if error.kind == .permissionDenied, explainDenials, let why = error.explanation {
-                _ = outbox?.push("sd", #"{"msg":"# + DataText.jsonQuoted(why) + "}")
+                _ = outbox.push("sd", #"{"msg":"# + DataText.jsonQuoted(why) + "}")
             }
             reply(r, Self.status(error), DataText.jsonQuoted(error.message))
         } catch WireFailure.status(let status, let text) {
@@ -183,7 +159,7 @@ final class WireConnection: @unchecked Sendable {
     }
 
     private func reply(_ r: Int, _ status: String, _ data: String) {
-        outbox?.send(WireOutbox.reply(r, status, data))
+        outbox.send(WireOutbox.reply(r, status, data))
     }
 
     /// Runs one action; returns the reply's `d` as JSON.
@@ -301,7 +277,7 @@ final class WireConnection: @unchecked Sendable {
     }
 
     private func makeSink(_ keys: [String], tag: Int?, queryJSON: String?) -> WireListenSink {
-        WireListenSink(outbox: outbox!, path: Namespace.path(keys), tag: tag, queryJSON: queryJSON)
+        WireListenSink(outbox: outbox, path: Namespace.path(keys), tag: tag, queryJSON: queryJSON)
     }
 
     /// A new identity (`auth`, `unauth`, or a refreshed token): every listen is checked again
@@ -318,10 +294,10 @@ final class WireConnection: @unchecked Sendable {
         }
     }
 
-    /// The socket closed: listens end, and the onDisconnect operations run in order, decided for
+    /// The client is gone: listens end, and the onDisconnect operations run in order, decided for
     /// the identity the connection has when it closes (not the one it had when it registered them:
     /// after `unauth` or a change of user, they run as the new caller).
-    private func disconnected() async {
+    func disconnected() async {
         for listen in listens.values { namespace.unlisten(listen.id) }
         listens = [:]
         let now = Date().millisecondsSince1970
@@ -329,7 +305,7 @@ final class WireConnection: @unchecked Sendable {
         let pipeline = RequestPipeline(log: log)
         for entry in onDisconnect {
             let record = RequestRecord(
-                transport: "ws", method: "onDisconnect", namespace: namespace.name, path: Namespace.path(entry.keys),
+                transport: transport, method: "onDisconnect", namespace: namespace.name, path: Namespace.path(entry.keys),
                 identity: identity.description, uid: identity.uid, verdict: "allowed", status: 0, reason: nil, milliseconds: 0, time: Date())
             // A denial or an error is in the log; nobody is left to answer.
             _ = try? await pipeline.run(record, status: { _ in 0 }, failureStatus: { _ in 0 }) { _ in
@@ -385,17 +361,4 @@ final class WireConnection: @unchecked Sendable {
             return "{" + members.keys.sorted().map { DataText.jsonQuoted($0) + ":" + json(members[$0]!) }.joined(separator: ",") + "}"
         }
     }
-}
-
-/// Why a connection is being closed by the server (set once, from any thread).
-final class WireCloseReason: Sendable {
-    private let reason = Mutex<String?>(nil)
-
-    /// Sets the reason unless one is set; returns whether this call set it.
-    @discardableResult
-    func set(_ why: String) -> Bool {
-        reason.withLock { if $0 == nil { $0 = why; return true }; return false }
-    }
-
-    var value: String? { reason.withLock { $0 } }
 }
