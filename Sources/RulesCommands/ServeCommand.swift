@@ -61,6 +61,12 @@ public struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("header-timeout"), help: ArgumentHelp("Seconds a connection may take to send a whole request head (from connecting, or from the first byte of a later request).", valueName: "seconds"))
     public var headerTimeout: Double = 10
 
+    @Option(name: .customLong("long-poll-hold"), help: ArgumentHelp("Seconds a long-polling request (/.lp) is held open when there is nothing to send.", valueName: "seconds"))
+    public var longPollHold: Double = 20
+
+    @Option(name: .customLong("long-poll-idle"), help: ArgumentHelp("Seconds without a request after which a long-polling client is taken to be gone (its onDisconnect operations run).", valueName: "seconds"))
+    public var longPollIdle: Double = 30
+
     @Option(name: .customLong("max-connections"), help: "Connections open at once; when full, the oldest connection with no request in progress is closed to make room.")
     public var maxConnections: Int = 4096
 
@@ -97,6 +103,12 @@ public struct ServeCommand: AsyncParsableCommand {
         configuration.limits.idleTimeoutSeconds = idleTimeout
         guard headerTimeout >= 0.1, headerTimeout <= 3600 else { Self.fail("--header-timeout must be between 0.1 and 3600 seconds; got \(headerTimeout)") }
         configuration.limits.headerTimeoutSeconds = headerTimeout
+        guard longPollHold >= 0.05, longPollHold <= 24 else { Self.fail("--long-poll-hold must be between 0.05 and 24 seconds (the SDK polls again after 25); got \(longPollHold)") }
+        configuration.limits.longPollHoldSeconds = longPollHold
+        guard longPollIdle >= 1, longPollIdle <= 3600, longPollIdle > longPollHold else {
+            Self.fail("--long-poll-idle must be between 1 and 3600 seconds and longer than --long-poll-hold; got \(longPollIdle)")
+        }
+        configuration.limits.longPollIdleSeconds = longPollIdle
         guard maxConnections >= 1 else { Self.fail("--max-connections must be at least 1; got \(maxConnections)") }
         configuration.limits.maxConnections = maxConnections
         configuration.coverage = coverage

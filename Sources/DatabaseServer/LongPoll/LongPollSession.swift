@@ -169,6 +169,7 @@ final class LongPollSession: Sendable {
             s.flushScheduled = false
             guard let held = s.held, !s.pending.isEmpty else { return nil }
             s.held = nil
+            s.lastRequest = .now
             return (held.continuation, Self.takeBody(&s))
         }
         if let (continuation, body) = answer { continuation.resume(returning: body) }
@@ -192,40 +193,21 @@ final class LongPollSession: Sendable {
 
     // MARK: - Requests
 
-    /// One poll (with or without data): its segments are taken, then it is held until there is
-    /// something to send, a newer request comes, or the hold time is over. Returns the body.
+    /// One poll (with or without data): the request held so far is answered (a newer one has
+    /// come), this one's segments are taken, and it is held until there is something to send or
+    /// the hold time is over. Returns the body.
+    ///
+    /// All of it happens under one lock, so what the segments cause (their replies) goes on this
+    /// request or a later one, never on the one it released.
     func poll(segments: [(number: Int, total: Int, data: Substring)]) async -> String {
-        do throws(LongPollSegments.Unusable) {
-            try state.withLock { s throws(LongPollSegments.Unusable) in
-                s.lastRequest = .now
-                if s.ended { return }
-                for segment in segments {
-                    for text in try s.segments.add(segment: segment.number, total: segment.total, data: segment.data) {
-                        let message: WireMessage
-                        do throws(WireMessage.Malformed) { message = try WireMessage(text) } catch { throw LongPollSegments.Unusable(reason: "malformed message: \(error.reason)") }
-                        if message.layer == "c" && message.control == "n" {
-                            // The client has moved its sending to the socket.
-                            guard s.socket != nil, !s.clientEnded else { continue }
-                            s.clientEnded = true
-                            inbound.yield(.endOfTransmission)
-                            switchAllowed.fire()
-                        } else {
-                            inbound.yield(.message(message))
-                        }
-                    }
-                }
-            }
-        } catch {
-            wire.close(error.reason)
-            end(evenIfUpgraded: true)
-            return LongPollScript.close()
-        }
         let hold = limits.longPollHoldSeconds
-        return await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
+        var unusable: LongPollSegments.Unusable?
+        let body = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
             var older: (CheckedContinuation<String, Never>, String)?
             var now: String?
             var token = 0
             state.withLock { s in
+                s.lastRequest = .now
                 if s.ended {
                     now = LongPollScript.close()
                     return
@@ -233,6 +215,13 @@ final class LongPollSession: Sendable {
                 if let held = s.held {
                     s.held = nil
                     older = (held.continuation, Self.takeBody(&s))
+                }
+                do throws(LongPollSegments.Unusable) {
+                    try take(segments, &s)
+                } catch {
+                    unusable = error
+                    now = LongPollScript.close()
+                    return
                 }
                 if !s.pending.isEmpty || s.left {
                     now = Self.takeBody(&s)
@@ -250,6 +239,30 @@ final class LongPollSession: Sendable {
             Task {
                 try? await Task.sleep(for: .milliseconds(Int64(hold * 1000)))
                 self.release(token)
+            }
+        }
+        if let unusable {
+            wire.close(unusable.reason)
+            end(evenIfUpgraded: true)
+        }
+        return body
+    }
+
+    /// Takes a request's segments; the messages they complete go to the feeding task in order.
+    /// The client's `n` (it has moved its sending to the socket) is noted, not handled.
+    private func take(_ segments: [(number: Int, total: Int, data: Substring)], _ s: inout State) throws(LongPollSegments.Unusable) {
+        for segment in segments {
+            for text in try s.segments.add(segment: segment.number, total: segment.total, data: segment.data) {
+                let message: WireMessage
+                do throws(WireMessage.Malformed) { message = try WireMessage(text) } catch { throw LongPollSegments.Unusable(reason: "malformed message: \(error.reason)") }
+                if message.layer == "c" && message.control == "n" {
+                    guard s.socket != nil, !s.clientEnded else { continue }
+                    s.clientEnded = true
+                    inbound.yield(.endOfTransmission)
+                    switchAllowed.fire()
+                } else {
+                    inbound.yield(.message(message))
+                }
             }
         }
     }
