@@ -17,17 +17,12 @@ import requests
 
 from conftest import REPO, mock_token
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+from browser import MISSING, make_driver
 
-if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
-    pytest.skip(f"the page tests need Chromium and its driver ({CHROMIUM}, {CHROMEDRIVER}): "
-                "apt-get install -y chromium chromium-driver", allow_module_level=True)
+if MISSING:
+    pytest.skip(MISSING, allow_module_level=True)
 
-os.environ.setdefault("SE_OFFLINE", "true")  # Selenium must not try to download a browser or driver
-from selenium import webdriver  # noqa: E402
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -51,13 +46,7 @@ def blog(serve):
 
 @pytest.fixture
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1440,1000", "--force-prefers-reduced-motion"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(30)
+    driver = make_driver()
     yield driver
     driver.quit()
 
