@@ -222,3 +222,22 @@ def test_ten_thousand_children_and_a_thousand_requests(blog, browser):
               "request_rows": request_rows}
     print("page measurements:", json.dumps(report))
     assert expanded < 5 and listed < 5, report
+
+
+def test_the_page_opens_where_requests_happen_and_remembers_a_choice(blog, browser):
+    # The app works in another namespace than the default one.
+    assert blog.rest("PUT", "/rooms/r1.json", {"title": "busy"}, token="owner", ns="my-app").status_code == 200
+    blog.rest("GET", "/rooms.json", ns="my-app")
+    browser.get(blog.url + "/")
+    wait(browser, lambda d: d.find_element(By.ID, "namespace").get_attribute("value") == "my-app", message="not opened at my-app")
+    wait(browser, lambda d: "rooms" in text(d, "#data-tree"), message="my-app's data not shown")
+    # A choice is remembered over later activity elsewhere.
+    from selenium.webdriver.support.ui import Select
+    Select(browser.find_element(By.ID, "namespace")).select_by_value("default")
+    wait(browser, lambda d: "posts" in text(d, "#data-tree"))
+    blog.rest("GET", "/rooms.json", ns="my-app")
+    browser.get(blog.url + "/")
+    wait(browser, lambda d: d.find_element(By.ID, "namespace").get_attribute("value") == "default", message="the choice was not remembered")
+    # The address wins over both.
+    browser.get(blog.url + "/?ns=my-app")
+    wait(browser, lambda d: "rooms" in text(d, "#data-tree"))

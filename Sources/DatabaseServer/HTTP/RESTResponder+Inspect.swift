@@ -78,7 +78,11 @@ extension RESTResponder {
             return Self.json(coverage.json(namespace: namespace.name, rules: namespace.rules.loaded))
         case [".inspect", "databases"]:
             try Self.requireAdmin(identity, name)
-            let names = registry.all.map { #"{"name":"# + DataText.jsonQuoted($0.name) + "}" }
+            // Each namespace with the id of its latest logged request (0: none), so that the
+            // page can open where things happen.
+            var latest: [String: Int] = [:]
+            for record in log.records(after: 0) { latest[record.namespace] = record.id }
+            let names = registry.all.map { #"{"name":"# + DataText.jsonQuoted($0.name) + #","lastRequest":\#(latest[$0.name] ?? 0)}"# }
             return Self.json("[" + names.joined(separator: ",") + "]")
         case [".inspect", "requests"]:
             try Self.requireAdmin(identity, name)

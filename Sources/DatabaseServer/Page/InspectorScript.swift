@@ -108,8 +108,9 @@ enum InspectorScript {
           }
 
           var state = {
-            ns: new URLSearchParams(location.search).get('ns') ||
-              document.querySelector('meta[name="rules-default-namespace"]').content || 'default',
+            // The namespace shown: the one in the address, else the one chosen last time (if it
+            // still exists), else the one with the latest request, else the default (see chooseNamespace).
+            ns: new URLSearchParams(location.search).get('ns') || '',
             view: 'data',
             namespaces: [],
             timings: { treeRenderMs: 0, treeRows: 0, requestsRenderMs: 0, requestRows: 0 },
@@ -171,8 +172,32 @@ enum InspectorScript {
 
           // ---------------------------------------------------------------- Namespaces
 
+          var defaultNamespace = document.querySelector('meta[name="rules-default-namespace"]').content || 'default';
+
+          function remembered() {
+            try { return localStorage.getItem('rules-page-namespace'); } catch (e) { return null; }
+          }
+
+          function remember(name) {
+            try { localStorage.setItem('rules-page-namespace', name); } catch (e) { /* storage off: not remembered */ }
+          }
+
+          // Where the page opens when the address names no namespace.
+          function chooseNamespace(list) {
+            var last = remembered();
+            if (last && list.some(function (d) { return d.name === last; })) return last;
+            var busiest = null;
+            list.forEach(function (d) { if (d.lastRequest > 0 && (!busiest || d.lastRequest > busiest.lastRequest)) busiest = d; });
+            return busiest ? busiest.name : defaultNamespace;
+          }
+
           function loadNamespaces() {
             return getJSON('/.inspect/databases.json').then(function (list) {
+              if (!state.ns) {
+                state.ns = chooseNamespace(list);
+                connectData();
+                if (state.view === 'rules') loadRules();
+              }
               var names = list.map(function (d) { return d.name; });
               if (names.indexOf(state.ns) < 0) names.push(state.ns);
               names.sort();
@@ -186,6 +211,7 @@ enum InspectorScript {
 
           function setNamespace(name) {
             state.ns = name;
+            remember(name);
             history.replaceState(null, '', location.pathname + '?' + query({ ns: name }) + location.hash);
             state.data.selected = null;
             connectData();
@@ -763,7 +789,7 @@ enum InspectorScript {
 
           function loadRules() {
             clearTimeout(state.rules.timer);
-            if (state.view !== 'rules') return;
+            if (state.view !== 'rules' || !state.ns) return;
             var ns = state.ns;
             getText('/.inspect/rules.json', { ns: ns }).then(function (text) {
               if (ns !== state.ns) return;
@@ -846,9 +872,11 @@ enum InspectorScript {
             setupData();
             setupRequests();
             $('namespace').addEventListener('change', function (e) { setNamespace(e.target.value); });
-            loadNamespaces();
+            loadNamespaces().then(function () {
+              if (!state.ns) { state.ns = defaultNamespace; connectData(); }
+            });
             setInterval(loadNamespaces, 5000);
-            connectData();
+            if (state.ns) connectData();
             pollRequests();
             route();
           }
