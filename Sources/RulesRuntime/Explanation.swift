@@ -20,6 +20,27 @@ public struct Explanation: Sendable {
     public var evaluations: [RuleEvaluation]
     /// The index in ``evaluations`` of the evaluation that decided, when the engine knows it.
     public var decisiveIndex: Int?
+    /// For a read or write denied because no rule on the path or above it granted: the rules of
+    /// that kind *below* the location (`/posts/$postId/stars/$uid/.write`), which are never
+    /// consulted for an operation at it (rules are not filters, and a write is decided by the
+    /// rules along its path). Empty when there are none. At most
+    /// ``rulesNotConsultedShown`` are named, then `and more`.
+    public var rulesNotConsulted: [String] = []
+
+    /// How many rules ``rulesNotConsulted`` names.
+    public static let rulesNotConsultedShown = 3
+
+    /// A hint for a denial with ``rulesNotConsulted``: why those rules did not help, and what to
+    /// do instead. Nil when there are none.
+    public var notConsultedHint: String? {
+        guard !rulesNotConsulted.isEmpty else { return nil }
+        let rules = rulesNotConsulted.joined(separator: ", ")
+        if operation.hasPrefix("read ") {
+            return "rules below are not consulted for a read here (rules are not filters): \(rules); read those locations instead"
+        }
+        return "rules below are not consulted for a write here: \(rules); write those locations instead (several at once with a multi-path update)"
+    }
+
     /// How many rule evaluations were made but not recorded (past ``ExplanationLimits``; at
     /// most `Int32.max`).
     public var omittedEvaluations: Int {
@@ -108,6 +129,7 @@ public struct Explanation: Sendable {
             out += "\n"
         }
         if let rejection { out += "  rejected before any rule ran: \(rejection)\n" }
+        if let hint = notConsultedHint { out += "  hint: \(hint)\n" }
         if evaluations.isEmpty && rejection == nil {
             out += "  no rule applies on this path\n"
         }

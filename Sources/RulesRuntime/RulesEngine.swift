@@ -147,6 +147,10 @@ struct Evaluator<T: Tracer> {
     var deniedBeforeExhaustion = false
     /// The depth of the read rule being evaluated (-1 for a write), for the budget's reason.
     var readDepth = -1
+    /// When explaining a denial for want of a granting rule: the rule node of the location
+    /// (-1: none, or the rules end above it), whose `.read`/`.write` rules below were not
+    /// consulted (``Explanation/rulesNotConsulted``).
+    var deniedAtNode: Int32 = -1
     /// The time of the decision (`now`, and the value of server timestamps).
     var now: Double { context.now }
     var rootEntry: Int32 {
@@ -196,6 +200,7 @@ struct Evaluator<T: Tracer> {
         exhaustion = nil
         deniedBeforeExhaustion = false
         readDepth = -1
+        deniedAtNode = -1
         if explain { beginExplaining(root) }
         // `now` is the value of `now` and of server timestamps; a clock that is not a number
         // would store NaN or infinity, which no client can write. Fail closed.
@@ -346,7 +351,10 @@ struct Evaluator<T: Tracer> {
                 if explain { decisive = logIndex(ofEvaluation: evaluationCount - 1) }
                 if outcome.isTrue { return true }
             }
-            if depth == levels { return false }
+            if depth == levels {
+                if explain { deniedAtNode = nodeIndex }
+                return false
+            }
             guard let (child, isWildcard) = tables.child(of: nodeIndex, pathBytes, pathBounds[2 * depth]..<pathBounds[2 * depth + 1], in: ruleset) else {
                 return false
             }
@@ -470,6 +478,7 @@ struct Evaluator<T: Tracer> {
                 if denial == nil {
                     decisive = logIndex(ofEvaluation: walk.lastWrite)
                     deniedBeforeExhaustion = exhaustion == nil
+                    if explain && walk.reachedTarget { deniedAtNode = walk.nodeIndex }
                 }
                 denial = denial ?? (path.map { .noRule(kind: "write", path: $0) } ?? .text("no .write rule on \(display(keys)) or above it granted the write"))
                 if !exhaustive { break }
@@ -1068,7 +1077,36 @@ struct Evaluator<T: Tracer> {
             explanation.decisiveIndex = decisive
         }
         if redaction != nil { explanation.redact(denied: !allowed) }
+        if !allowed && deniedAtNode >= 0 && explanation.decisive?.kind != .validate {
+            explanation.rulesNotConsulted = rulesBelow(deniedAtNode, kind: readDepth >= 0 || explanation.operation.hasPrefix("read ") ? .read : .write)
+        }
         return Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: explanation)
+    }
+
+    /// The `.read` or `.write` rules below rule node `node` (not its own), shallowest first: at
+    /// most ``Explanation/rulesNotConsultedShown`` of them, then `and more` if there are more.
+    private func rulesBelow(_ node: Int32, kind: RuleKind) -> [String] {
+        var found: [String] = []
+        var queue: [Int32] = []
+        func children(_ index: Int32) {
+            let n = ruleset.nodes[Int(index)]
+            for key in n.literals.keys.sorted() { queue.append(n.literals[key]!) }
+            if n.wildcard >= 0 { queue.append(n.wildcard) }
+        }
+        children(node)
+        var next = 0
+        // Bounded: a few rules are named, a few thousand nodes looked at.
+        while next < queue.count && next < 4096 {
+            let n = ruleset.nodes[Int(queue[next])]
+            next += 1
+            let rule = kind == .read ? n.read : n.write
+            if rule >= 0 {
+                if found.count == Explanation.rulesNotConsultedShown { found.append("and more"); break }
+                found.append(ruleset.rules[Int(rule)].rulePath)
+            }
+            children(queue[next - 1])
+        }
+        return found
     }
 
     /// ``finish(_:_:_:_:)`` for a decision whose budget ran out: denied, for that reason.

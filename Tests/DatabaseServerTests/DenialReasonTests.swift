@@ -24,4 +24,16 @@ import Testing
         let decision = rules.decide(.set(path: "/n", value: 9), on: try Database(json: #"{"n": 5}"#), explain: true)
         #expect(DenialReason.line(decision) == "set /n: /n/.write at database.rules.json:1:28 is false; newData.val() === data.val() + 1 is false: 9 === 6; newData.val() === data.val() - 1 is false: 9 === 4")
     }
+
+    /// A read or write above the rules that would decide it: the rules below are named, with
+    /// what to do instead.
+    @Test(arguments: [
+        (DatabaseOperation.read(path: "/"), "read /: no .read rule grants it on this path or above; rules below are not consulted for a read here (rules are not filters): /b/.read; read those locations instead"),
+        (.set(path: "/", value: ["b": 1]), "set /: no .write rule grants it on this path or above; rules below are not consulted for a write here: /b/.write; write those locations instead (several at once with a multi-path update)"),
+    ])
+    func rulesBelowAreNamed(operation: DatabaseOperation, expected: String) throws {
+        let rules = try Ruleset(source: #"{"rules": {"b": {".read": true, ".write": true}}}"#)
+        let decision = rules.decide(operation, on: Database(), explain: true)
+        #expect(DenialReason.line(decision) == expected)
+    }
 }

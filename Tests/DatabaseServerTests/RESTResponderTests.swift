@@ -150,9 +150,10 @@ import Testing
             try await client.execute(uri: "/users.json", method: .get) { r in
                 #expect(r.status == .unauthorized)
             }
-            // Reads of the default namespace made none: only the upload's namespace is listed.
+            // Reads of the default namespace made none: only the upload's namespace is listed,
+            // with the id of its latest logged request (the page opens where things happen).
             try await client.execute(uri: "/.inspect/databases.json", method: .get, headers: Self.owner) { r in
-                #expect(String(buffer: r.body) == #"[{"name":"other"}]"#)
+                #expect(String(buffer: r.body) == #"[{"name":"other","lastRequest":5}]"#)
             }
         }
     }

@@ -187,3 +187,28 @@ import Testing
         try check("blog-unstar-by-two", d)
     }
 }
+
+extension ExplanationGoldenTests {
+    /// The guide's first `toggleStar`: a transaction over the whole post, which the blog's rules
+    /// deny by design (only the post's author writes it whole; a star is written at its own
+    /// location). The explanation names the rules below the post that a write there never
+    /// consults, and what to do instead.
+    @Test func aWriteAboveTheRulesThatWouldAllowItNamesThemAndTheWayOut() throws {
+        let engine = try Self.engine("blog")
+        let d = engine.decide(.set(path: "/posts/p1", value: ["uid": "alice", "author": "Alice", "title": "Hello", "body": "First post", "starCount": 1, "stars": ["bob": true]]),
+                              on: try DataNode.fromJSON(Self.blogData), auth: Self.user("bob"), now: Self.now, explain: true)
+        #expect(!d.allowed)
+        let hint = try #require(d.explanation?.notConsultedHint)
+        #expect(hint.contains("/posts/$postId/starCount/.write"), "\(hint)")
+        #expect(hint.hasSuffix("write those locations instead (several at once with a multi-path update)"))
+        try check("blog-toggle-star-whole-post", d)
+        // A list read where only the items have `.read` rules: rules are not filters.
+        let list = engine.decide(.read(path: "/posts"), on: try DataNode.fromJSON(Self.blogData),
+                                 auth: Self.user("bob"), now: Self.now, explain: true)
+        #expect(list.explanation?.rulesNotConsulted == ["/posts/$postId/.read"])
+        // Nothing below: no hint.
+        let leaf = engine.decide(.set(path: "/posts/p1/title", value: "x"), on: try DataNode.fromJSON(Self.blogData),
+                                 auth: Self.user("bob"), now: Self.now, explain: true)
+        #expect(!leaf.allowed && leaf.explanation?.rulesNotConsulted == [])
+    }
+}

@@ -7,6 +7,12 @@ enum DenialReason {
     /// The reason of a denied decision that was made with an explanation.
     static func line(_ decision: Decision) -> String {
         guard let explanation = decision.explanation else { return decision.reason ?? "denied" }
+        guard let hint = explanation.notConsultedHint else { return cause(explanation) }
+        return cause(explanation) + "; " + hint
+    }
+
+    /// The operation and what denied it.
+    private static func cause(_ explanation: Explanation) -> String {
         if let rejection = explanation.rejection { return "\(explanation.operation): \(rejection)" }
         guard let rule = explanation.decisive else {
             // Reads are granted by `.read` rules, writes by `.write` ones (every explained
