@@ -78,6 +78,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
+            // The page (`rules serve`'s `/`), compiled into the binary.
+            resources: [.embedInCode("Page/page.html"), .embedInCode("Page/page.js"), .embedInCode("Page/page.css")],
             swiftSettings: swiftSettings
         ),
         // Counts heap allocations for `rules bench` (malloc interposition; glibc only).

@@ -22,7 +22,7 @@ import time
 import requests
 from websockets.sync.client import connect
 
-from wire import PIECE, Wire
+from wire import Wire, messages, send_message
 
 SEGMENT = 1840
 URL_BUDGET = 1870
@@ -185,13 +185,7 @@ class LongPoll(Wire):
 
     def send_raw(self, text):
         if self.tx_socket:
-            if len(text) <= PIECE:
-                self.socket.send(text)
-            else:
-                pieces = [text[i:i + PIECE] for i in range(0, len(text), PIECE)]
-                self.socket.send(str(len(pieces)))
-                for piece in pieces:
-                    self.socket.send(piece)
+            send_message(self.socket, text)
             return
         self._send_lp(text)
 
@@ -224,19 +218,8 @@ class LongPoll(Wire):
             self._send_lp(json.dumps({"t": "c", "d": {"t": "n", "d": {}}}, separators=(",", ":")))
 
     def _read_socket(self):
-        pending, pieces = 0, []
         try:
-            while True:
-                frame = self.socket.recv()
-                if pending:
-                    pieces.append(frame)
-                    if len(pieces) < pending:
-                        continue
-                    frame, pending, pieces = "".join(pieces), 0, []
-                elif len(frame) <= 6 and frame.strip().isdigit():
-                    pending = int(frame)
-                    continue
-                message = json.loads(frame)
+            for message in messages(self.socket):
                 with self.cond:
                     if self.rx_socket or message["t"] == "c":
                         if message["t"] == "d" or message["d"]["t"] != "o":

@@ -189,9 +189,10 @@ def test_a_listener_that_reads_nothing_is_cut_off_and_memory_stays_bounded(serve
     assert wait_for(lambda: any("reads too slowly" in line for line in server.log), timeout=10)
     sse.close()
     ws.close()
-    # Without the cap, the server would hold about 100 MB per listener; with it, at most its
-    # 16 MB queue each, plus the data and what the kernel buffers.
-    assert peak - baseline < 120 * MB, f"RSS grew by {(peak - baseline) / MB:.0f} MB"
+    # Without the cap, the server would hold about 100 MB per listener (200 MB for the two);
+    # with it, at most its 16 MB queue each, plus the data, what the kernel buffers, and what
+    # malloc keeps of the freed 1 MB values and bodies (between 90 and 125 MB measured).
+    assert peak - baseline < 150 * MB, f"RSS grew by {(peak - baseline) / MB:.0f} MB"
     assert intact(server)
     assert server.rest("GET", "/big.json").json().startswith("99:")
 

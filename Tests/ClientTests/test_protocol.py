@@ -94,4 +94,5 @@ def test_namespaces_are_separate(serve, apps):
     broken = server.rest("PUT", "/.settings/rules.json", token="owner", ns="b", raw='{"rules": {".read": "auth.uid == $x"}}')
     assert broken.status_code == 400 and "1:" in broken.json()["error"]
     names = server.rest("GET", "/.inspect/databases.json", token="owner").json()
-    assert {"name": "a"} in names and {"name": "b"} in names
+    assert {"a", "b"} <= {n["name"] for n in names}
+    assert all(n["lastRequest"] > 0 for n in names if n["name"] in ("a", "b"))

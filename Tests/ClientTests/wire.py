@@ -28,20 +28,8 @@ class Wire:
         self.reader.start()
 
     def _read(self):
-        pending, pieces = 0, []
         try:
-            while True:
-                frame = self.ws.recv()
-                if pending:
-                    pieces.append(frame)
-                    if len(pieces) < pending:
-                        continue
-                    frame, pending, pieces = "".join(pieces), 0, []
-                elif len(frame) <= 6 and frame.strip().isdigit():
-                    pending = int(frame)
-                    assert pending > 0, "the server sent a zero frame count"
-                    continue
-                message = json.loads(frame)
+            for message in messages(self.ws):
                 with self.cond:
                     self._take(message)
                     self.cond.notify_all()
@@ -84,13 +72,7 @@ class Wire:
             return node
 
     def send_raw(self, text):
-        if len(text) <= PIECE:
-            self.ws.send(text)
-        else:
-            pieces = [text[i:i + PIECE] for i in range(0, len(text), PIECE)]
-            self.ws.send(str(len(pieces)))
-            for piece in pieces:
-                self.ws.send(piece)
+        send_message(self.ws, text)
 
     def send(self, action, body):
         self.r += 1
@@ -121,6 +103,35 @@ class Wire:
     def close(self):
         self.ws.close()
         self.wait_closed()
+
+
+def send_message(ws, text):
+    """Sends one message, in pieces of at most PIECE characters after a count if it is long."""
+    if len(text) <= PIECE:
+        ws.send(text)
+        return
+    pieces = [text[i:i + PIECE] for i in range(0, len(text), PIECE)]
+    ws.send(str(len(pieces)))
+    for piece in pieces:
+        ws.send(piece)
+
+
+def messages(ws):
+    """The messages a socket receives, their pieces joined (a frame holding a count announces
+    that many pieces); ends with an exception when the socket closes."""
+    pending, pieces = 0, []
+    while True:
+        frame = ws.recv()
+        if pending:
+            pieces.append(frame)
+            if len(pieces) < pending:
+                continue
+            frame, pending, pieces = "".join(pieces), 0, []
+        elif len(frame) <= 6 and frame.strip().isdigit():
+            pending = int(frame)
+            assert pending > 0, "the server sent a zero frame count"
+            continue
+        yield json.loads(frame)
 
 
 def set_at(tree, keys, value):

@@ -33,10 +33,10 @@ extension RESTResponder {
             body = InspectorPage.html(defaultNamespace: defaultNamespace)
             type = "text/html; charset=utf-8"
         case [".inspect", "page.js"]:
-            body = InspectorScript.source
+            body = InspectorPage.script
             type = "text/javascript; charset=utf-8"
         case [".inspect", "page.css"]:
-            body = InspectorStyle.source
+            body = InspectorPage.style
             type = "text/css; charset=utf-8"
         case ["favicon.ico"]:
             // What browsers ask for with every page load: a small icon, not a 404 in the log.
