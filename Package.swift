@@ -55,10 +55,13 @@ let package = Package(
             dependencies: ["DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax"],
             swiftSettings: swiftSettings
         ),
-        // The test runner: spec files (YAML, JSON), simulated users, steps, coverage, reporters.
+        // Rule coverage: which rules were evaluated, how, and the report; used by the test runner
+        // and by the server.
+        .target(name: "RulesCoverage", dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
+        // The test runner: spec files (YAML, JSON), simulated users, steps, reporters.
         .target(
             name: "RulesTesting",
-            dependencies: ["DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", .product(name: "Yams", package: "Yams")],
+            dependencies: ["DatabaseRules", "RulesCoverage", "RulesRuntime", "RulesCompiler", "RulesSyntax", .product(name: "Yams", package: "Yams")],
             swiftSettings: swiftSettings
         ),
         // `rules serve`: namespaces, stores, listeners and event fan-out (the database), and the
@@ -66,7 +69,7 @@ let package = Package(
         .target(
             name: "DatabaseServer",
             dependencies: [
-                "DatabaseRules", "RulesTesting",
+                "DatabaseRules", "RulesCoverage",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -121,7 +124,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "DatabaseRulesTests", dependencies: ["RulesTestSupport", "DatabaseRules"], swiftSettings: swiftSettings),
         .testTarget(name: "RulesLintTests", dependencies: ["RulesTestSupport", "RulesLint", "DatabaseRules"], swiftSettings: swiftSettings),
-        .testTarget(name: "RulesTestingTests", dependencies: ["RulesTestSupport", "RulesTesting"], swiftSettings: swiftSettings),
+        .testTarget(name: "RulesTestingTests", dependencies: ["RulesTestSupport", "RulesTesting", "RulesCoverage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ReferenceTests", dependencies: ["RulesTestSupport", "RulesRuntime", "RulesCompiler", "RulesSyntax"],
             swiftSettings: swiftSettings),

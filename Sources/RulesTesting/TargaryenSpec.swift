@@ -1,3 +1,4 @@
+import RulesCoverage
 import RulesRuntime
 import RulesSyntax
 

@@ -1,4 +1,5 @@
 import DatabaseRules
+import RulesCoverage
 import RulesRuntime
 
 /// Runs loaded specs: each test from a fresh tree, its steps in order on one state.

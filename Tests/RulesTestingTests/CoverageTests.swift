@@ -1,4 +1,5 @@
 import Foundation
+import RulesCoverage
 import RulesTesting
 import Testing
 

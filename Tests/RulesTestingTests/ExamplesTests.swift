@@ -1,5 +1,6 @@
 import Foundation
 import RulesCompiler
+import RulesCoverage
 import RulesSyntax
 import RulesTestSupport
 import RulesTesting

@@ -1,5 +1,5 @@
 import DatabaseRules
-import RulesTesting
+import RulesCoverage
 import Synchronization
 
 /// Rule coverage since the server started: for each rule of each namespace's rules, how often

@@ -1,5 +1,5 @@
 import DatabaseRules
-import RulesTesting
+import RulesCoverage
 
 /// The rules a namespace is decided with, and where they came from.
 public struct NamespaceRules: Sendable {

@@ -1,5 +1,5 @@
 import DatabaseRules
-import RulesTesting
+import RulesCoverage
 
 /// What a rules decision was made on: the rules, the operation, the data before it, the caller's
 /// `auth` and the time. Trees are immutable, so deciding again later with an explanation gives

@@ -1,6 +1,6 @@
 import DatabaseRules
 import Foundation
-import RulesTesting
+import RulesCoverage
 
 /// `/.inspect/rules.json`: a namespace's rules in force (source text and origin), how often each
 /// rule was evaluated, true, false or an error since start, and whether the rules file on disk

@@ -87,12 +87,12 @@ public enum CoverageReporter {
     }
 
     /// `path` made absolute against the working directory, with `.` and `..` resolved.
-    static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         LexicalPath.absolute(path, workingDirectory: FileManager.default.currentDirectoryPath)
     }
 
     /// `95.2%`.
-    static func percent(_ p: Double) -> String {
+    package static func percent(_ p: Double) -> String {
         let tenths = Int((p * 10).rounded(.down))
         return "\(tenths / 10).\(tenths % 10)%"
     }

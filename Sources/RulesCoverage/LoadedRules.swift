@@ -1,0 +1,25 @@
+import RulesCompiler
+import RulesRuntime
+
+/// A compiled rules file and its engine, with each rule's index by its path: what coverage is
+/// counted against (shared by every spec that names the file, and by a server's namespace).
+public final class LoadedRules: Sendable {
+    /// The compiled rules (with the source file, for positions).
+    public let ruleset: CompiledRuleset
+    /// The engine that decides operations.
+    public let engine: RulesEngine
+    /// Rule index by rule path (`/posts/$postId/.write`), to map explanations back to rules.
+    public let indexByRulePath: [String: Int]
+
+    /// Wraps a compiled ruleset.
+    public init(ruleset: CompiledRuleset) {
+        self.ruleset = ruleset
+        self.engine = RulesEngine(ruleset: ruleset)
+        var index: [String: Int] = [:]
+        for (i, rule) in ruleset.rules.enumerated() { index[rule.rulePath] = i }
+        self.indexByRulePath = index
+    }
+
+    /// The path of the rules file (or the name given to inline rules).
+    public var path: String { ruleset.file.path }
+}
