@@ -90,7 +90,7 @@ let package = Package(
         // `rules bench`: timing, the built-in suite and the hand-written Swift baseline.
         .target(
             name: "RulesBenchmark",
-            dependencies: ["CMallocCounter", "DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", "RulesTesting"],
+            dependencies: ["DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", "RulesTesting"],
             swiftSettings: swiftSettings
         ),
         // Subcommands and reporters (a library so that tests can run them in-process).
@@ -112,7 +112,8 @@ let package = Package(
             dependencies: [.product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings),
         // The benchmark suite without the server's dependencies, for profiling under valgrind.
-        .executableTarget(name: "rules-profile", dependencies: ["RulesBenchmark"], swiftSettings: swiftSettings),
+        // It alone links the counting allocator (`rules` and the server keep the system's).
+        .executableTarget(name: "rules-profile", dependencies: ["RulesBenchmark", "CMallocCounter"], swiftSettings: swiftSettings),
         .executableTarget(name: "rules", dependencies: ["RulesCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: swiftSettings),
 
         .testTarget(name: "RulesSyntaxTests", dependencies: ["RulesTestSupport", "RulesSyntax"], swiftSettings: swiftSettings),
@@ -136,7 +137,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),
-        .testTarget(name: "RulesBenchmarkTests", dependencies: ["RulesTestSupport", "RulesBenchmark"], swiftSettings: swiftSettings),
+        .testTarget(name: "RulesBenchmarkTests", dependencies: ["RulesTestSupport", "RulesBenchmark", "CMallocCounter"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -115,6 +115,9 @@ public struct BenchReport: Sendable {
             if let n = s.note { line += "  \(n)" }
             out += line + "\n"
         }
+        if !suite.isEmpty && suite.allSatisfy({ $0.allocations == nil }) {
+            out += "allocations: not counted here (this binary keeps the system allocator); rules-profile counts them\n"
+        }
         return out
     }
 

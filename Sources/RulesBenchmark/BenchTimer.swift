@@ -1,4 +1,4 @@
-import CMallocCounter
+import Synchronization
 
 /// Times a closure: a warm-up, a calibration that sizes rounds to a target duration, then timed
 /// rounds summarised by ``BenchStatistics``.
@@ -93,16 +93,26 @@ public struct BenchTimer: Sendable {
 @inline(never)
 public func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
 
-/// The process's heap allocation counter (see the CMallocCounter target).
+/// The process's heap allocation counter, when the executable has one: `rules-profile` links the
+/// counting allocator (the `CMallocCounter` target) and installs its counter here; `rules`, and so
+/// `rules serve`, keeps the system allocator, and its `rules bench` reports no allocations.
 public enum AllocationCounter {
-    /// Allocations so far.
-    public static var count: UInt64 { rules_malloc_count() }
+    private static let source = Mutex<(@Sendable () -> UInt64)?>(nil)
 
-    /// Whether the counter moves (the counting allocator is linked in).
+    /// Installs the counter of the allocator the executable links (once, at start).
+    public static func install(_ counter: @escaping @Sendable () -> UInt64) {
+        source.withLock { $0 = counter }
+    }
+
+    /// Allocations so far (0 without a counter).
+    public static var count: UInt64 { source.withLock { $0 }?() ?? 0 }
+
+    /// Whether the counter moves (a counting allocator is linked in and installed).
     public static var isAvailable: Bool {
-        let before = rules_malloc_count()
+        guard let counter = source.withLock({ $0 }) else { return false }
+        let before = counter()
         let probe = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 8)
         probe.deallocate()
-        return rules_malloc_count() != before
+        return counter() != before
     }
 }

@@ -1,3 +1,4 @@
+import CMallocCounter
 import Foundation
 import RulesBenchmark
 
@@ -8,7 +9,8 @@ import RulesBenchmark
 //   rules-profile [--filter TEXT] [--sizes N,N] [--iterations N] [--rounds N] [--quick]
 //                 [--corpus DIR] [--blog-rules FILE] [--format text|json]
 //
-// Everything it measures is also what `rules bench --suite` measures.
+// Everything it measures is also what `rules bench --suite` measures, and allocations besides:
+// it links the counting allocator (CMallocCounter), which `rules` does not.
 
 @main
 enum RulesProfile {
@@ -18,6 +20,7 @@ enum RulesProfile {
     }
 
     static func main() {
+        AllocationCounter.install { rules_malloc_count() }
         var options = BenchCLIOptions(paths: [])
         options.suite = true
         options.corpusPath = nil

@@ -1,3 +1,4 @@
+import CMallocCounter
 import DatabaseRules
 import RulesCompiler
 import RulesRuntime
@@ -72,7 +73,9 @@ import Testing
     }
 
     @Test func allocationCounterCountsWhenLinked() {
-        // The counter is linked into this test binary too; an allocation must move it.
+        // The counting allocator is linked into this test binary, as into rules-profile; once
+        // its counter is installed, an allocation must move it.
+        AllocationCounter.install { rules_malloc_count() }
         if AllocationCounter.isAvailable {
             let a = BenchTimer.allocations(calls: 10) { [Int](repeating: 1, count: 100) }
             #expect(a != nil && a! >= 1)

@@ -61,9 +61,9 @@ import Testing
         let items = try #require(json["suite"] as? [[String: Any]])
         #expect(items.count == 5)
         #expect(items.allSatisfy { $0["group"] is String && $0["name"] is String && $0["nsPerOp"] != nil })
-        // Allocations are counted per process, so other tests running in parallel would show
-        // up in the figure: check only that it is reported when the counter works.
-        #expect((suite.first?.allocations != nil) == AllocationCounter.isAvailable)
+        // `rules` keeps the system allocator: allocations are reported only where a counter is
+        // installed (rules-profile; this test binary when the benchmark tests installed it).
+        if suite.first?.allocations != nil { #expect(AllocationCounter.isAvailable) }
     }
 
     /// `--filter native` runs the hand-written baseline pairs alone, each with its VM ratio.
