@@ -13,7 +13,8 @@ import RulesCompiler
 public struct Ruleset: Sendable {
     /// The compiled form (bytecode, rule tree, source file).
     public let compiled: CompiledRuleset
-    private var engine: RulesEngine
+    /// The engine that decides (its tables built once per ruleset; copies share them).
+    package private(set) var engine: RulesEngine
 
     /// The work one decision may do (``EvaluationBudget/default`` unless set): a decision that
     /// runs out is denied, with a reason naming the rule and the data path
@@ -59,11 +60,21 @@ public struct Ruleset: Sendable {
         return nodes[index].indexOn
     }
 
+    /// The source of ``open`` (also what a server shows as its open rules).
+    package static let openSource = """
+        {
+          "rules": {
+            ".read": true,
+            ".write": true
+          }
+        }
+        """
+
     /// Rules that allow every read and write and validate nothing: what an administrator's
     /// requests are decided with (limits, key checks and server values still apply).
     public static let open: Ruleset = {
         do {
-            return try Ruleset(source: #"{"rules": {".read": true, ".write": true}}"#, path: "<open rules>")
+            return try Ruleset(source: openSource, path: "<open rules>")
         } catch {
             preconditionFailure("the open rules compile: \(error)")
         }

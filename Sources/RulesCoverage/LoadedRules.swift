@@ -11,10 +11,17 @@ public final class LoadedRules: Sendable {
     /// Rule index by rule path (`/posts/$postId/.write`), to map explanations back to rules.
     public let indexByRulePath: [String: Int]
 
-    /// Wraps a compiled ruleset.
-    public init(ruleset: CompiledRuleset) {
+    /// Wraps a compiled ruleset, with a new engine for it.
+    public convenience init(ruleset: CompiledRuleset) {
+        self.init(ruleset: ruleset, engine: RulesEngine(ruleset: ruleset))
+    }
+
+    /// Wraps a compiled ruleset and the engine already made for it (its tables are not built
+    /// again).
+    public init(ruleset: CompiledRuleset, engine: RulesEngine) {
+        precondition(engine.ruleset === ruleset, "the engine decides another ruleset")
         self.ruleset = ruleset
-        self.engine = RulesEngine(ruleset: ruleset)
+        self.engine = engine
         var index: [String: Int] = [:]
         for (i, rule) in ruleset.rules.enumerated() { index[rule.rulePath] = i }
         self.indexByRulePath = index

@@ -1,3 +1,5 @@
+import RulesSyntax
+
 /// Text formatting shared by the data model's messages and JSON export.
 public enum DataText {
     /// The most characters of a key or string shown in a message before it is cut with "…".
@@ -5,46 +7,11 @@ public enum DataText {
     /// The most characters of a path shown in a message.
     static let shownPathCharacters = 120
 
-    /// `s` as a JSON string literal: quotes, `\"`, `\\` and control characters escaped.
-    public static func jsonQuoted(_ s: String) -> String {
-        var out = "\""
-        out.reserveCapacity(s.utf8.count + 2)
-        appendJSONEscaped(s, to: &out)
-        out.append("\"")
-        return out
-    }
+    /// `s` as a JSON string literal (``JSONText/quote(_:)``).
+    public static func jsonQuoted(_ s: String) -> String { JSONText.quote(s) }
 
-    /// Appends the escaped contents of a JSON string literal (without quotes).
-    static func appendJSONEscaped(_ s: String, to out: inout String) {
-        // Fast path: most strings need no escaping.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
-            out.append(s)
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out.append("\\\"")
-            case "\\": out.append("\\\\")
-            case "\n": out.append("\\n")
-            case "\r": out.append("\\r")
-            case "\t": out.append("\\t")
-            case "\u{08}": out.append("\\b")
-            case "\u{0C}": out.append("\\f")
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out.append(hex4(scalar.value))
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-    }
-
-    /// `\uXXXX` for a code point below 0x10000.
-    private static func hex4(_ v: UInt32) -> String {
-        let digits = String(v, radix: 16, uppercase: false)
-        return "\\u" + String(repeating: "0", count: Swift.max(0, 4 - digits.count)) + digits
-    }
+    /// Appends the escaped contents of a JSON string literal (``JSONText/appendEscaped(_:to:)``).
+    static func appendJSONEscaped(_ s: String, to out: inout String) { JSONText.appendEscaped(s, to: &out) }
 
     /// `s` cut to ``shownCharacters`` characters with "…" when longer.
     static func truncated(_ s: String, limit: Int = shownCharacters) -> String {
@@ -75,16 +42,6 @@ public enum DataText {
         return truncated(out, limit: shownPathCharacters)
     }
 
-    /// A number as JSON text: integers without a fraction (`1`, not `1.0`), `-0` as `0`, other
-    /// values in Swift's shortest round-trip form (`0.1`, `1e+30`). Non-finite numbers, which
-    /// JSON cannot hold, become `null`.
-    public static func number(_ d: Double) -> String {
-        guard d.isFinite else { return "null" }
-        if d == 0 { return "0" }
-        // Whole numbers below 1e18 fit Int64 exactly; print them as integers.
-        if d == d.rounded(.towardZero), Swift.abs(d) < 1e18 {
-            return String(Int64(d))
-        }
-        return d.description
-    }
+    /// A number as JSON text (``JSONText/number(_:)``).
+    public static func number(_ d: Double) -> String { JSONText.number(d) }
 }

@@ -26,7 +26,7 @@ public enum JSONText: Sendable, Equatable {
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
         case .double(let d):
-            if d.isFinite { out += d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d) } else { out += "null" }
+            out += Self.number(d)
         case .string(let s): out += Self.quote(s)
         case .array(let items):
             if items.isEmpty { out += "[]"; return }
@@ -51,22 +51,54 @@ public enum JSONText: Sendable, Equatable {
         }
     }
 
-    /// A JSON string literal.
+    /// `s` as a JSON string literal: quotes, `\"`, `\\` and control characters escaped (`\n`,
+    /// `\r`, `\t`, `\b`, `\f`, else `\u00XX`; DEL too). The one quoting the project uses for
+    /// JSON it writes (data export, reports, the server's messages).
     public static func quote(_ s: String) -> String {
         var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20 || u.value == 0x7F:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
+        out.reserveCapacity(s.utf8.count + 2)
+        appendEscaped(s, to: &out)
+        out.append("\"")
+        return out
+    }
+
+    /// Appends the escaped contents of a JSON string literal (without quotes).
+    public static func appendEscaped(_ s: String, to out: inout String) {
+        // Fast path: most strings need no escaping.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            out.append(s)
+            return
+        }
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out.append("\\\"")
+            case "\\": out.append("\\\\")
+            case "\n": out.append("\\n")
+            case "\r": out.append("\\r")
+            case "\t": out.append("\\t")
+            case "\u{08}": out.append("\\b")
+            case "\u{0C}": out.append("\\f")
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let digits = String(scalar.value, radix: 16, uppercase: false)
+                    out.append("\\u" + String(repeating: "0", count: Swift.max(0, 4 - digits.count)) + digits)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
-        return out + "\""
+    }
+
+    /// A number as JSON text: integers without a fraction (`1`, not `1.0`), `-0` as `0`, other
+    /// values in Swift's shortest round-trip form (`0.1`, `1e+30`). Non-finite numbers, which
+    /// JSON cannot hold, become `null`.
+    public static func number(_ d: Double) -> String {
+        guard d.isFinite else { return "null" }
+        if d == 0 { return "0" }
+        // Whole numbers below 1e18 fit Int64 exactly; print them as integers.
+        if d == d.rounded(.towardZero), Swift.abs(d) < 1e18 {
+            return String(Int64(d))
+        }
+        return d.description
     }
 }

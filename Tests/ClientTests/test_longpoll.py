@@ -233,7 +233,7 @@ def test_a_client_that_stops_polling_is_gone_after_the_idle_time(serve):
     lp.outgoing.put(None)
     lp.lp_closed = True  # stops polling, without a word (a closed laptop lid)
     assert wait_for(lambda: server.rest("GET", "/presence/alice.json", token="owner", ns="demo").json() == "idle", timeout=8)
-    assert any("the client is gone (no request for 2 s)" in line for line in server.log)
+    assert wait_for(lambda: any("the client is gone (no request for 2 s)" in line for line in server.log))
 
 
 def test_the_upgrade_to_websocket_loses_reorders_and_repeats_nothing(serve):
@@ -361,6 +361,6 @@ def test_sessions_are_bounded(serve):
         made.append(r)
     refused = requests.get(f"{server.url}/.lp?start=t&ser=x&cb=1&v=5&ns=demo", timeout=5)
     assert refused.status_code == 503 and refused.headers["Retry-After"] == "1"
-    assert any("1000 are open, the limit" in line for line in server.log)
+    assert wait_for(lambda: any("1000 are open, the limit" in line for line in server.log))
     # Other transports are not affected.
     assert server.rest("PUT", "/ok.json", 1, ns="demo").status_code == 200

@@ -43,18 +43,12 @@ public struct NamespaceRules: Sendable {
         self.ruleset = ruleset
         self.source = source
         self.origin = origin
-        self.loaded = LoadedRules(ruleset: ruleset.compiled)
+        // One engine per ruleset: coverage decides with the one that serves requests.
+        self.loaded = LoadedRules(ruleset: ruleset.compiled, engine: ruleset.engine)
     }
 
     /// The source of the open rules.
-    public static let openSource = """
-        {
-          "rules": {
-            ".read": true,
-            ".write": true
-          }
-        }
-        """
+    public static let openSource = Ruleset.openSource
 
     /// Open rules: every read and write allowed.
     public static let open = NamespaceRules(ruleset: .open, source: openSource, origin: .openDefault)

@@ -1,8 +1,9 @@
+import DatabaseRules
 import Foundation
 
 /// One request as the server log and the request list show it.
 public struct RequestRecord: Sendable {
-    /// The transport: `rest`, `stream` or `ws`.
+    /// The transport: `rest`, `stream`, `ws` or `lp` (long polling).
     public var transport: String
     /// The method or action: `GET`, `PUT`, `listen`, …
     public var method: String
@@ -106,5 +107,5 @@ public struct RequestRecord: Sendable {
         }
     }
 
-    private func quoted(_ s: String) -> String { DataTextBridge.quoted(s) }
+    private func quoted(_ s: String) -> String { DataText.jsonQuoted(s) }
 }
