@@ -17,8 +17,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         // `swift package generate-documentation` (the DocC plugin; nothing is built with it otherwise).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
-        // SHA-1 for the node hash (compare-and-set, ETags), from a maintained implementation.
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         // The HTTP server of `rules serve`.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
@@ -46,7 +44,7 @@ let package = Package(
         // The small public API for servers.
         .target(
             name: "DatabaseRules",
-            dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax"],
             swiftSettings: swiftSettings
         ),
         // Witnesses for lint findings: counterexamples run through the engine.

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The Realtime Database's hash of a node: what the client SDKs send with a listen or a
@@ -29,8 +28,7 @@ public enum NodeHash {
             appendPriority(node.priority, to: &text)
             text += body
         }
-        let digest = Insecure.SHA1.hash(data: Array(text.utf8))
-        return Data(digest).base64EncodedString()
+        return Data(SHA1.digest(text.utf8)).base64EncodedString()
     }
 
     /// The ETag of a location over REST: its hash, or `null_etag` when nothing is stored there.
