@@ -14,7 +14,7 @@ public struct CoverageTracer: Tracer {
     /// Creates an empty tracer.
     public init() {}
 
-    public mutating func record(node: Int32, value: Value, snapshots: SnapshotTable) {
+    package mutating func record(node: Int32, value: Value, snapshots: SnapshotTable) {
         rendering.record(node: node, value: value, snapshots: snapshots)
         if case .bool(let b) = value { current[node] = b }
     }

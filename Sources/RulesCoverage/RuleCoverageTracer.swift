@@ -21,7 +21,7 @@ public struct RuleCoverageTracer: Tracer {
     /// Creates an empty tracer.
     public init() {}
 
-    public mutating func record(node: Int32, value: Value, snapshots: SnapshotTable) {
+    package mutating func record(node: Int32, value: Value, snapshots: SnapshotTable) {
         if case .bool(let b) = value { current[node] = b }
     }
 

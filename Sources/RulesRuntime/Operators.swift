@@ -3,9 +3,9 @@ import RulesCompiler
 /// The runtime meaning of the binary operators (spec §7): strict equality with no coercion,
 /// ordering only between two numbers or two strings, `+` on numbers and strings, arithmetic on
 /// numbers only, and `x / 0` giving NaN.
-public enum Operators {
+package enum Operators {
     /// Applies a binary operator opcode.
-    public static func binary(_ op: Opcode, _ l: Value, _ r: Value) -> Result<Value, OperatorError> {
+    package static func binary(_ op: Opcode, _ l: Value, _ r: Value) -> Result<Value, OperatorError> {
         switch op {
         case .equal: return .success(.bool(strictEqual(l, r)))
         case .notEqual: return .success(.bool(!strictEqual(l, r)))
@@ -67,7 +67,7 @@ public enum Operators {
     }
 
     /// `==` as the server has it: same type and same value; never an error.
-    public static func strictEqual(_ l: Value, _ r: Value) -> Bool {
+    package static func strictEqual(_ l: Value, _ r: Value) -> Bool {
         switch (l, r) {
         case (.null, .null): return true
         case (.bool(let a), .bool(let b)): return a == b

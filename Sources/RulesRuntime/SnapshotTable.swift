@@ -11,9 +11,9 @@
 /// `data.parent().child('count')` from branch to branch) returns the existing entry, whose
 /// node has then usually been looked up already. An entry's children are linked in a list.
 /// The table is reused (its capacity kept) from one operation to the next.
-public struct SnapshotTable: Sendable {
+package struct SnapshotTable: Sendable {
     /// One location.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The node stored there (nil when nothing is); meaningful once `resolved`.
         var stored: DataNode?
         /// Whether `stored` has been looked up.
@@ -23,9 +23,9 @@ public struct SnapshotTable: Sendable {
         /// have fewer than 128 keys). Otherwise -1.
         var level: Int8 = -1
         /// The parent location's entry, or -1 at the root.
-        public var parent: Int32
+        package var parent: Int32
         /// The key of this location under its parent ("" at the root).
-        public var key: String
+        package var key: String
         /// The key's ``KeyRank`` when known in advance (a key written in the
         /// rules), else ``KeyOrder/unknownRank``: the look-up then computes it.
         var rank: KeyRank = KeyOrder.unknownRank
@@ -36,7 +36,7 @@ public struct SnapshotTable: Sendable {
     }
 
     /// The entries.
-    public private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
 
     /// The write that new-tree entries with a ``Entry/level`` describe (see ``addOverlayRoot()``).
     var overlay = WriteOverlay()
@@ -47,10 +47,10 @@ public struct SnapshotTable: Sendable {
     private var ancestors: [Int32] = []
 
     /// Creates an empty table.
-    public init() {}
+    package init() {}
 
     /// Forgets every entry, keeping the storage.
-    public mutating func reset() {
+    package mutating func reset() {
         // Already empty (a decision starts after the last one's reset): only the capacity check.
         if entries.isEmpty {
             if entries.capacity < 32 { entries.reserveCapacity(32) }
@@ -64,7 +64,7 @@ public struct SnapshotTable: Sendable {
     }
 
     /// Adds the root of a tree and returns its index.
-    public mutating func addRoot(_ node: DataNode?) -> Int32 {
+    package mutating func addRoot(_ node: DataNode?) -> Int32 {
         entries.append(Entry(stored: node, resolved: true, parent: -1, key: ""))
         return Int32(entries.count - 1)
     }
@@ -82,7 +82,7 @@ public struct SnapshotTable: Sendable {
 
     /// Adds the child location `key` of `parent` and returns its index; its node is looked up
     /// when first read.
-    public mutating func addChild(of parent: Int32, key: String) -> Int32 {
+    package mutating func addChild(of parent: Int32, key: String) -> Int32 {
         addChild(of: parent, key: key, rank: KeyOrder.unknownRank)
     }
 
@@ -203,7 +203,7 @@ public struct SnapshotTable: Sendable {
     }
 
     /// Adds the location at a relative slash path below `parent` (empty segments are skipped).
-    public mutating func addDescendant(of parent: Int32, path: String) -> Int32 {
+    package mutating func addDescendant(of parent: Int32, path: String) -> Int32 {
         // Most arguments are one key (`child('uid')`): no "/" byte at all means the split below
         // would give the whole text (or nothing, for ""), so skip it. It works on Characters,
         // which costs far more than the look-up itself.
@@ -219,7 +219,7 @@ public struct SnapshotTable: Sendable {
     }
 
     /// Adds the location at a path already split into keys below `parent`.
-    public mutating func addDescendant(of parent: Int32, keys: [String]) -> Int32 {
+    package mutating func addDescendant(of parent: Int32, keys: [String]) -> Int32 {
         var current = parent
         for key in keys {
             current = addChild(of: current, key: key)
@@ -234,7 +234,7 @@ public struct SnapshotTable: Sendable {
 
     /// The node stored at an entry's location (nil when nothing is), looked up now if it has
     /// not been, and remembered.
-    public mutating func node(_ index: Int32) -> DataNode? {
+    package mutating func node(_ index: Int32) -> DataNode? {
         let i = Int(index)
         if entries[i].resolved { return entries[i].stored }
         let parent = entries[i].parent
@@ -278,7 +278,7 @@ public struct SnapshotTable: Sendable {
 
     /// The node stored at an entry's location, without remembering it (for readers that hold
     /// the table by value, such as tracers). Iterative, as ``node(_:)`` is.
-    public func peekNode(_ index: Int32) -> DataNode? {
+    package func peekNode(_ index: Int32) -> DataNode? {
         var keys: [String] = []
         var i = index
         while !entries[Int(i)].resolved && entries[Int(i)].level < 0 {
@@ -297,10 +297,10 @@ public struct SnapshotTable: Sendable {
 
     /// The entry at an index.
     @inline(__always)
-    public subscript(_ index: Int32) -> Entry { entries[Int(index)] }
+    package subscript(_ index: Int32) -> Entry { entries[Int(index)] }
 
     /// The path of an entry, from the root, as keys.
-    public func path(of index: Int32) -> [String] {
+    package func path(of index: Int32) -> [String] {
         var keys: [String] = []
         var i = index
         while i >= 0, entries[Int(i)].parent >= 0 {

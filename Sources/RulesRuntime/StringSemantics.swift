@@ -3,10 +3,10 @@
 ///
 /// Lengths and ordering count UTF-16 code units, as the server's JVM strings do (see
 /// docs/decisions.md). Searching works on UTF-8 bytes, which gives the same answers for valid text.
-public enum StringSemantics {
+package enum StringSemantics {
     /// Equality of the code units.
     @inline(__always)
-    public static func equal(_ a: String, _ b: String) -> Bool {
+    package static func equal(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
         return a.withUTF8 { x in
             b.withUTF8 { y in
@@ -22,7 +22,7 @@ public enum StringSemantics {
     }
 
     /// -1, 0 or 1: lexicographic order of UTF-16 code units.
-    public static func compare(_ a: String, _ b: String) -> Int {
+    package static func compare(_ a: String, _ b: String) -> Int {
         var ia = a.utf16.makeIterator()
         var ib = b.utf16.makeIterator()
         while true {
@@ -37,19 +37,19 @@ public enum StringSemantics {
     }
 
     /// True when `s` contains `part`.
-    public static func contains(_ s: String, _ part: String) -> Bool {
+    package static func contains(_ s: String, _ part: String) -> Bool {
         // Searches the strings' own UTF-8 storage: no copies.
         var s = s, part = part
         return s.withUTF8 { hay in part.withUTF8 { needle in find(hay, needle, from: 0) != nil } }
     }
 
     /// True when `s` starts with `prefix`.
-    public static func beginsWith(_ s: String, _ prefix: String) -> Bool {
+    package static func beginsWith(_ s: String, _ prefix: String) -> Bool {
         s.utf8.starts(with: prefix.utf8)
     }
 
     /// True when `s` ends with `suffix`.
-    public static func endsWith(_ s: String, _ suffix: String) -> Bool {
+    package static func endsWith(_ s: String, _ suffix: String) -> Bool {
         let a = s.utf8, b = suffix.utf8
         guard b.count <= a.count else { return false }
         return a.dropFirst(a.count - b.count).elementsEqual(b)
@@ -57,7 +57,7 @@ public enum StringSemantics {
 
     /// The UTF-8 length of `replaceAll(s, target, with: replacement)`, computed without building
     /// it (so that a result over ``DataLimits/maxStringBytes`` is refused before it is allocated).
-    public static func replacedLength(_ s: String, _ target: String, with replacement: String) -> Int {
+    package static func replacedLength(_ s: String, _ target: String, with replacement: String) -> Int {
         let n = s.utf8.count, r = replacement.utf8.count
         if target.isEmpty {
             // The replacement goes before every scalar and at the end.
@@ -82,7 +82,7 @@ public enum StringSemantics {
 
     /// Every occurrence of `target` replaced by `replacement` (a plain substring, not a pattern).
     /// An empty target inserts the replacement around every character, as the JVM's `replace` does.
-    public static func replaceAll(_ s: String, _ target: String, with replacement: String) -> String {
+    package static func replaceAll(_ s: String, _ target: String, with replacement: String) -> String {
         if target.isEmpty {
             var out = replacement
             for ch in s.unicodeScalars {
@@ -105,7 +105,7 @@ public enum StringSemantics {
     }
 
     /// Lower case (ASCII fast path, Unicode otherwise).
-    public static func lowercase(_ s: String) -> String {
+    package static func lowercase(_ s: String) -> String {
         if s.utf8.allSatisfy({ $0 < 0x80 }) {
             return String(decoding: s.utf8.map { ($0 >= 65 && $0 <= 90) ? $0 + 32 : $0 }, as: UTF8.self)
         }
@@ -113,7 +113,7 @@ public enum StringSemantics {
     }
 
     /// Upper case (ASCII fast path, Unicode otherwise).
-    public static func uppercase(_ s: String) -> String {
+    package static func uppercase(_ s: String) -> String {
         if s.utf8.allSatisfy({ $0 < 0x80 }) {
             return String(decoding: s.utf8.map { ($0 >= 97 && $0 <= 122) ? $0 - 32 : $0 }, as: UTF8.self)
         }

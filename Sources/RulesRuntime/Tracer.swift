@@ -1,6 +1,6 @@
 /// Receives the value of each sub-expression as the VM computes it. The VM is generic over its
 /// tracer, so with ``NoTracer`` the calls compile away and explanations cost nothing when not asked for.
-public protocol Tracer {
+package protocol Tracer {
     /// Called after an instruction that completes the expression node `node`.
     mutating func record(node: Int32, value: Value, snapshots: SnapshotTable)
     /// Hands over what was recorded since the last call, and starts afresh.
@@ -24,39 +24,39 @@ public protocol Tracer {
 extension Tracer {
     /// Does nothing by default.
     @inline(__always)
-    public mutating func ruleEvaluated(_ rule: Int32, outcome: RuleOutcome) {}
+    package mutating func ruleEvaluated(_ rule: Int32, outcome: RuleOutcome) {}
 
     /// Nothing by default.
-    public mutating func takeStored() -> [Int32: DataNode?] { [:] }
+    package mutating func takeStored() -> [Int32: DataNode?] { [:] }
 
     /// Nothing by default (a redacted explanation then withholds every snapshot's content).
-    public mutating func takeSnapshotEntries() -> [Int32: Int32] { [:] }
+    package mutating func takeSnapshotEntries() -> [Int32: Int32] { [:] }
 }
 
 /// The tracer that records nothing.
-public struct NoTracer: Tracer, Sendable {
+package struct NoTracer: Tracer, Sendable {
     /// Creates one.
-    public init() {}
+    package init() {}
     @inline(__always)
-    public mutating func record(node: Int32, value: Value, snapshots: SnapshotTable) {}
-    public mutating func take() -> [Int32: String] { [:] }
+    package mutating func record(node: Int32, value: Value, snapshots: SnapshotTable) {}
+    package mutating func take() -> [Int32: String] { [:] }
 }
 
 /// A tracer that keeps the last value of every node, rendered for people: a snapshot is shown as
 /// its path and what is stored there, an object by its keys (`{body, title, +3 more}`, see
 /// ``ExplanationFormat/objectSummary(_:)``).
-public struct RecordingTracer: Tracer {
+package struct RecordingTracer: Tracer {
     /// Rendered values by expression node id.
-    public var values: [Int32: String] = [:]
+    package var values: [Int32: String] = [:]
     /// What was stored at each snapshot value, by expression node id (see ``takeStored()``).
-    public var stored: [Int32: DataNode?] = [:]
+    package var stored: [Int32: DataNode?] = [:]
     /// The snapshot-table entry of each snapshot value, by expression node id.
-    public var snapshotEntries: [Int32: Int32] = [:]
+    package var snapshotEntries: [Int32: Int32] = [:]
 
     /// Creates an empty recorder.
-    public init() {}
+    package init() {}
 
-    public mutating func record(node: Int32, value: Value, snapshots: SnapshotTable) {
+    package mutating func record(node: Int32, value: Value, snapshots: SnapshotTable) {
         if case .snapshot(let i) = value {
             let path = "/" + snapshots.path(of: i).joined(separator: "/")
             let here = snapshots.peekNode(i)
@@ -76,7 +76,7 @@ public struct RecordingTracer: Tracer {
         }
     }
 
-    public mutating func take() -> [Int32: String] {
+    package mutating func take() -> [Int32: String] {
         defer {
             values.removeAll(keepingCapacity: true)
             stored.removeAll(keepingCapacity: true)
@@ -85,7 +85,7 @@ public struct RecordingTracer: Tracer {
         return values
     }
 
-    public mutating func takeStored() -> [Int32: DataNode?] { stored }
+    package mutating func takeStored() -> [Int32: DataNode?] { stored }
 
-    public mutating func takeSnapshotEntries() -> [Int32: Int32] { snapshotEntries }
+    package mutating func takeSnapshotEntries() -> [Int32: Int32] { snapshotEntries }
 }

@@ -6,7 +6,7 @@ import RulesSyntax
 /// A VM holds only scratch space (its stack), so each thread or request uses its own while the
 /// ``CompiledRuleset`` is shared. Every check that the static checker cannot make is made here,
 /// and anything unexpected is a runtime error: the rule fails, nothing traps.
-public struct VM: Sendable {
+package struct VM: Sendable {
     /// The stack's storage: `.null` in every slot between runs (each run drains it), so a VM
     /// kept between decisions holds no values.
     private var stack: [Value] = []
@@ -17,10 +17,10 @@ public struct VM: Sendable {
     var remainingSteps = EvaluationBudget.default.steps
 
     /// Creates a VM.
-    public init() {}
+    package init() {}
 
     /// Evaluates rule `ruleIndex` of `ruleset`.
-    public mutating func run<T: Tracer>(
+    package mutating func run<T: Tracer>(
         _ ruleIndex: Int, in ruleset: CompiledRuleset, context: EvaluationContext,
         snapshots: inout SnapshotTable, tracer: inout T
     ) -> RuleOutcome {

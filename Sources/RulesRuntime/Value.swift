@@ -2,7 +2,7 @@
 ///
 /// Snapshots are indexes into the operation's ``SnapshotTable``, so making and passing one costs
 /// no allocation.
-public enum Value: Sendable, Hashable, CustomStringConvertible {
+package enum Value: Sendable, Hashable, CustomStringConvertible {
     case null
     case bool(Bool)
     case number(Double)
@@ -16,7 +16,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
 
     /// The value of a stored primitive.
     @inline(__always)
-    public init(_ p: Primitive) {
+    package init(_ p: Primitive) {
         switch p {
         case .string(let s): self = .string(s)
         case .number(let n): self = .number(n)
@@ -26,7 +26,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
 
     /// The value of an auth member: primitives become plain values.
     @inline(__always)
-    public init(_ a: AuthValue) {
+    package init(_ a: AuthValue) {
         switch a {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
@@ -37,7 +37,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The name of the value's type, for error messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -51,7 +51,7 @@ public enum Value: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A short rendering for explanations: strings quoted, numbers as JavaScript prints them.
-    public var description: String {
+    package var description: String {
         switch self {
         case .null: "null"
         case .bool(let b): b ? "true" : "false"

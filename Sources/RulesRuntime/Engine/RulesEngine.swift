@@ -64,7 +64,7 @@ public struct RulesEngine: Sendable {
     /// Decides an operation with the caller's tracer, which sees every sub-expression value (for
     /// coverage). When `explain` is true the engine calls `tracer.take()` once after each rule it
     /// evaluates, in the order of ``Explanation/evaluations``, and renders what it returns.
-    public func decide<T: Tracer>(
+    package func decide<T: Tracer>(
         _ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, explain: Bool,
         tracer: inout T
     ) -> Decision {
