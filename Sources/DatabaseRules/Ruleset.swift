@@ -12,7 +12,7 @@ import RulesCompiler
 /// ```
 public struct Ruleset: Sendable {
     /// The compiled form (bytecode, rule tree, source file).
-    public let compiled: CompiledRuleset
+    package let compiled: CompiledRuleset
     /// The engine that decides (its tables built once per ruleset; copies share them).
     package private(set) var engine: RulesEngine
 

@@ -8,7 +8,7 @@ import Foundation
 /// hyphens), so it is always one file directly inside the export folder; reading refuses a file
 /// whose name is not a namespace name, and writing writes every namespace it can, reporting the
 /// ones it cannot together at the end.
-public enum EmulatorExport {
+package enum EmulatorExport {
     /// The folder inside `directory` that holds the namespace files.
     static func folder(_ directory: String) -> URL {
         URL(fileURLWithPath: directory).appendingPathComponent("database_export")
@@ -17,7 +17,7 @@ public enum EmulatorExport {
     /// Reads every namespace file of an export. Throws a message naming each file that cannot
     /// be used (a name that is not a namespace name, unreadable, or not JSON); nothing is loaded
     /// then.
-    public static func read(_ directory: String) throws(ExportError) -> [(namespace: String, database: Database)] {
+    package static func read(_ directory: String) throws(ExportError) -> [(namespace: String, database: Database)] {
         let dir = folder(directory)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else {
             throw ExportError("\(dir.path): no such directory (an emulator export has DIR/database_export/<namespace>.json)")
@@ -56,7 +56,7 @@ public enum EmulatorExport {
     /// the others: every other one is written, and the failures are thrown together at the end.
     /// Returns the names written.
     @discardableResult
-    public static func write(_ namespaces: [(name: String, database: Database)], to directory: String) throws(ExportError) -> [String] {
+    package static func write(_ namespaces: [(name: String, database: Database)], to directory: String) throws(ExportError) -> [String] {
         let dir = folder(directory)
         do {
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -110,8 +110,8 @@ public enum EmulatorExport {
     }
 
     /// Why an export cannot be read or written.
-    public struct ExportError: Error, CustomStringConvertible {
-        public let description: String
+    package struct ExportError: Error, CustomStringConvertible {
+        package let description: String
         init(_ description: String) { self.description = description }
     }
 }

@@ -12,21 +12,21 @@ import Synchronization
 /// `rules serve`: a local Realtime Database server whose every request is decided by the rules
 /// engine. One database (``NamespaceRegistry``) behind thin transports (REST and streaming,
 /// WebSocket, long polling).
-public final class RulesServer: Sendable {
+package final class RulesServer: Sendable {
     /// The configuration it was started with.
-    public let configuration: ServerConfiguration
+    package let configuration: ServerConfiguration
     /// The namespaces.
-    public let registry: NamespaceRegistry
+    package let registry: NamespaceRegistry
     /// Recent requests.
-    public let log: RequestLog
+    package let log: RequestLog
     /// Rule coverage since start (nil when off).
-    public let coverage: CoverageRecorder?
+    package let coverage: CoverageRecorder?
     /// Durable storage (`--data`; nil: in memory).
-    public let store: DurableStore?
+    package let store: DurableStore?
     /// What opening durable storage had to say (uploaded rules that no longer compile).
-    public let storageWarnings: [String]
+    package let storageWarnings: [String]
     /// The bytes of request bodies held at once, across connections.
-    public let bodies: BodyBudget
+    package let bodies: BodyBudget
     /// The long-polling sessions open.
     let longPolls: LongPollSessions
     /// Numbers the realtime sessions (WebSocket and long polling).
@@ -37,7 +37,7 @@ public final class RulesServer: Sendable {
     /// when it does not compile) and, with a data directory, opens durable storage and restores
     /// what it holds (throwing a ``DurableStore/StoreError``). Nothing listens until
     /// ``run(onReady:)``.
-    public init(configuration: ServerConfiguration) throws {
+    package init(configuration: ServerConfiguration) throws {
         MallocArenas.limitToCores()
         self.configuration = configuration
         let rules: NamespaceRules
@@ -66,7 +66,7 @@ public final class RulesServer: Sendable {
     /// Loads an emulator export (`DIR/database_export/<namespace>.json`) into the namespaces,
     /// before the server listens. Returns the namespaces loaded.
     @discardableResult
-    public func importExport(from directory: String) async throws -> [String] {
+    package func importExport(from directory: String) async throws -> [String] {
         let loaded = try EmulatorExport.read(directory)
         for (name, database) in loaded {
             registry.namespace(name).load(database)
@@ -77,7 +77,7 @@ public final class RulesServer: Sendable {
 
     /// Writes every namespace that holds data (and every one named in `include`) in the emulator's
     /// export layout.
-    public func export(to directory: String, include: [String] = []) throws {
+    package func export(to directory: String, include: [String] = []) throws {
         let namespaces = registry.all.filter { $0.database.root != nil || include.contains($0.name) }
         try EmulatorExport.write(namespaces.map { ($0.name, $0.database) }, to: directory)
     }
@@ -101,7 +101,7 @@ public final class RulesServer: Sendable {
     /// accepting, closes its streams and WebSocket connections at once and idle connections,
     /// and lets requests in progress finish (within ``shutdownGraceMilliseconds``); then durable
     /// storage is flushed and closed.
-    public func run(onReady: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+    package func run(onReady: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let logger = {
             var logger = Logger(label: "rules-serve")
             logger.logLevel = .critical
@@ -187,14 +187,14 @@ public final class RulesServer: Sendable {
     static let shutdownGraceMilliseconds: Int64 = 1500
 
     /// The address could not be listened on.
-    public struct ListenError: Error, CustomStringConvertible {
+    package struct ListenError: Error, CustomStringConvertible {
         /// `host:port`.
-        public let address: String
+        package let address: String
         /// What the system said.
-        public let underlying: (any Error)?
+        package let underlying: (any Error)?
 
         /// `cannot listen on 127.0.0.1:9000: address already in use`.
-        public var description: String {
+        package var description: String {
             "cannot listen on \(address): \(reason)"
         }
 
@@ -307,7 +307,7 @@ public final class RulesServer: Sendable {
     /// Compiles the rules file again and installs it (namespaces on uploaded rules keep them).
     /// Returns the diagnostics text when it does not compile.
     @discardableResult
-    public func reloadRules() -> String? {
+    package func reloadRules() -> String? {
         guard let path = configuration.rulesFile else { return nil }
         do {
             let rules = try Self.load(path)

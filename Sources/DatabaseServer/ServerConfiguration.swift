@@ -1,36 +1,36 @@
 /// How `rules serve` runs.
-public struct ServerConfiguration: Sendable {
+package struct ServerConfiguration: Sendable {
     /// The address to listen on. With the default (`127.0.0.1`), the server also listens on
     /// `::1` at the same port when the machine has IPv6.
-    public var host: String = "127.0.0.1"
+    package var host: String = "127.0.0.1"
     /// Whether ``host`` was chosen by the user (then only that address is bound).
-    public var hostGiven = false
+    package var hostGiven = false
     /// Host names answered besides `localhost` and IP addresses (`--allow-host`): a request
     /// whose `Host` is another name gets 403 (see ``HostPolicy``).
-    public var allowedHosts: [String] = []
+    package var allowedHosts: [String] = []
     /// The port; 0 picks a free one.
-    public var port: Int = 9000
+    package var port: Int = 9000
     /// The rules file every namespace is decided by (nil: open rules, with a warning).
-    public var rulesFile: String?
+    package var rulesFile: String?
     /// The directory of durable storage (`--data`); nil keeps the data in memory only.
-    public var dataDirectory: String?
+    package var dataDirectory: String?
     /// The namespace of requests without `?ns=`.
-    public var defaultNamespace: String = "default"
+    package var defaultNamespace: String = "default"
     /// How requests are logged.
-    public var logFormat: RequestLog.Format = .text
+    package var logFormat: RequestLog.Format = .text
     /// How many recent requests are kept for inspection.
-    public var requestLogCapacity: Int = 1000
+    package var requestLogCapacity: Int = 1000
     /// Whether WebSocket clients get the explanation of each denial as `sd` (security debug)
     /// messages before the `permission_denied` answer (the JavaScript SDK prints them as
     /// `FIREBASE: ...` in the app's console).
-    public var explainDenials = true
+    package var explainDenials = true
     /// Whether decisions are counted for `/.inspect/coverage.json`.
-    public var coverage = true
+    package var coverage = true
     /// Resource bounds.
-    public var limits = ServerLimits()
+    package var limits = ServerLimits()
     /// Seconds between checks of the rules file for changes.
-    public var rulesPollSeconds: Double = 0.5
+    package var rulesPollSeconds: Double = 0.5
 
     /// The defaults.
-    public init() {}
+    package init() {}
 }

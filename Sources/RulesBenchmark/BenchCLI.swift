@@ -3,7 +3,7 @@ import RulesSyntax
 import RulesTesting
 
 /// The output format of `rules bench`.
-public enum BenchOutputFormat: String, Sendable, CaseIterable {
+package enum BenchOutputFormat: String, Sendable, CaseIterable {
     /// Tables for people.
     case text
     /// One JSON object (see ``BenchReport/json()``).
@@ -11,52 +11,52 @@ public enum BenchOutputFormat: String, Sendable, CaseIterable {
 }
 
 /// What `rules bench` was asked to do.
-public struct BenchCLIOptions: Sendable {
+package struct BenchCLIOptions: Sendable {
     /// Spec files and directories, or rules files with ``compileOnly``.
-    public var paths: [String]
+    package var paths: [String]
     /// `--compile-only`: the paths are rules files; time loading, checking and compiling them.
-    public var compileOnly = false
+    package var compileOnly = false
     /// `--suite`: run the built-in suite.
-    public var suite = false
+    package var suite = false
     /// `--quick`: shorter rounds, fewer of them.
-    public var quick = false
+    package var quick = false
     /// `--format`.
-    public var format: BenchOutputFormat = .text
+    package var format: BenchOutputFormat = .text
     /// `--iterations N`: fixed operations per round instead of calibrating.
-    public var iterations: Int?
+    package var iterations: Int?
     /// `--rounds N`: timed rounds.
-    public var rounds: Int?
+    package var rounds: Int?
     /// `--rules FILE`: rules for specs without `rules:`.
-    public var rulesPath: String?
+    package var rulesPath: String?
     /// `--blog-rules FILE`: the suite's blog rules.
-    public var blogRulesPath = "rules-examples/blog/database.rules.json"
+    package var blogRulesPath = "rules-examples/blog/database.rules.json"
     /// `--filter TEXT`: only suite cases whose group or name contains the text.
-    public var filter: String?
+    package var filter: String?
     /// `--sizes N,N,...`: database sizes (nodes) for the suite.
-    public var sizes: [Int]?
+    package var sizes: [Int]?
     /// `--corpus DIR`: rules files whose compile time the suite measures.
-    public var corpusPath: String? = "Tests/Data/corpus"
+    package var corpusPath: String? = "Tests/Data/corpus"
 
     /// Creates options for these paths.
-    public init(paths: [String]) { self.paths = paths }
+    package init(paths: [String]) { self.paths = paths }
 }
 
 /// What `rules bench` printed and how it ended.
-public struct BenchCLIOutput: Sendable {
+package struct BenchCLIOutput: Sendable {
     /// Standard output.
-    public var stdout: String
+    package var stdout: String
     /// Standard error.
-    public var stderr: String
+    package var stderr: String
     /// 0 measured, 2 unusable input.
-    public var exitCode: Int32
+    package var exitCode: Int32
     /// The measurements (nil when the input could not be used).
-    public var report: BenchReport?
+    package var report: BenchReport?
 }
 
 /// `rules bench`, as a function: load, measure, report. The command only prints what this returns.
-public enum BenchCLI {
+package enum BenchCLI {
     /// True when this code was compiled with optimisation (a release build).
-    public static var isOptimized: Bool {
+    package static var isOptimized: Bool {
         #if DEBUG
         false
         #else
@@ -65,7 +65,7 @@ public enum BenchCLI {
     }
 
     /// Checks the options; nil when they can be used, else the message.
-    public static func validate(_ options: BenchCLIOptions) -> String? {
+    package static func validate(_ options: BenchCLIOptions) -> String? {
         if let n = options.iterations, n < 1 { return "--iterations must be at least 1" }
         if let n = options.rounds, n < 1 { return "--rounds must be at least 1" }
         if let sizes = options.sizes, sizes.isEmpty || sizes.contains(where: { $0 < 12 || $0 > 50_000_000 }) {
@@ -79,7 +79,7 @@ public enum BenchCLI {
     }
 
     /// Runs the whole command; `progress` is told what is measured next.
-    public static func run(_ options: BenchCLIOptions, progress: (String) -> Void = { _ in }) -> BenchCLIOutput {
+    package static func run(_ options: BenchCLIOptions, progress: (String) -> Void = { _ in }) -> BenchCLIOutput {
         if let message = validate(options) {
             return BenchCLIOutput(stdout: "", stderr: "error: \(message)\n", exitCode: 2, report: nil)
         }

@@ -2,68 +2,68 @@ import RulesSyntax
 import RulesTesting
 
 /// The compile time of one rules file.
-public struct FileTiming: Sendable {
+package struct FileTiming: Sendable {
     /// The rules file.
-    public var file: String
+    package var file: String
     /// Load + check + compile, median over the rounds, in milliseconds.
-    public var compileMs: Double
+    package var compileMs: Double
     /// The timing's spread and rounds.
-    public var stats: BenchStatistics
+    package var stats: BenchStatistics
 }
 
 /// The timing of one step of a spec test, decided from the state before the step.
-public struct OperationTiming: Sendable {
+package struct OperationTiming: Sendable {
     /// The spec file.
-    public var file: String
+    package var file: String
     /// The test name.
-    public var test: String
+    package var test: String
     /// The step number, from 1.
-    public var step: Int
+    package var step: Int
     /// `read`, `set`, `update`, `delete` or `push`.
-    public var kind: String
+    package var kind: String
     /// What the step does, e.g. `update / as bob`.
-    public var summary: String
+    package var summary: String
     /// Whether the engine allowed it.
-    public var allowed: Bool
+    package var allowed: Bool
     /// Nanoseconds per decision.
-    public var stats: BenchStatistics
+    package var stats: BenchStatistics
 }
 
 /// One case of the built-in suite.
-public struct SuiteResult: Sendable {
+package struct SuiteResult: Sendable {
     /// The group, e.g. `compile`, `blog 10^6`, `native`.
-    public var group: String
+    package var group: String
     /// The case.
-    public var name: String
+    package var name: String
     /// Nanoseconds per operation.
-    public var stats: BenchStatistics
+    package var stats: BenchStatistics
     /// Heap allocations per operation, when counted.
-    public var allocations: Double?
+    package var allocations: Double?
     /// A derived figure (a ratio) or remark.
-    public var note: String?
+    package var note: String?
 }
 
 /// Everything one `rules bench` run measured.
-public struct BenchReport: Sendable {
+package struct BenchReport: Sendable {
     /// Rules files and their compile times.
-    public var files: [FileTiming] = []
+    package var files: [FileTiming] = []
     /// Spec steps.
-    public var operations: [OperationTiming] = []
+    package var operations: [OperationTiming] = []
     /// Suite cases.
-    public var suite: [SuiteResult] = []
+    package var suite: [SuiteResult] = []
     /// Warnings shown before the results (e.g. a debug build).
-    public var warnings: [String] = []
+    package var warnings: [String] = []
 
     /// Creates an empty report.
-    public init() {}
+    package init() {}
 
     /// The version of the JSON format (it changes only when a field changes meaning or goes away).
-    public static let version = 1
+    package static let version = 1
 
     /// `{"version": 1, "files": [{"file", "compileMs"}], "operations": [{"file", "test", "step",
     /// "kind", "nsPerOp", "spreadPercent", "allowed"}]}`, with `suite` and `warnings` members when
     /// there are any (documented in BENCHMARKS.md).
-    public func json() -> String {
+    package func json() -> String {
         var members: [(String, JSONText)] = [
             ("version", .int(Self.version)),
             ("files", .array(files.map { f in
@@ -93,7 +93,7 @@ public struct BenchReport: Sendable {
     }
 
     /// Human-readable tables.
-    public func text() -> String {
+    package func text() -> String {
         var out = warnings.map { "warning: \($0)\n" }.joined()
         if !files.isEmpty {
             out += "compile (load + check + compile), median of \(files.first?.stats.rounds ?? 0)\n"
@@ -122,7 +122,7 @@ public struct BenchReport: Sendable {
     }
 
     /// A duration in ns, shown in the most readable unit.
-    public static func ns(_ v: Double) -> String {
+    package static func ns(_ v: Double) -> String {
         if v >= 1e6 { return fixed(v / 1e6, 2) + " ms" }
         if v >= 1e4 { return fixed(v / 1e3, 1) + " µs" }
         if v >= 1e3 { return fixed(v / 1e3, 2) + " µs" }

@@ -1,20 +1,20 @@
 /// The summary of repeated timings of one operation, in nanoseconds per operation.
-public struct BenchStatistics: Sendable, Equatable {
+package struct BenchStatistics: Sendable, Equatable {
     /// The median of the rounds.
-    public var median: Double
+    package var median: Double
     /// The fastest round.
-    public var min: Double
+    package var min: Double
     /// The slowest round.
-    public var max: Double
+    package var max: Double
     /// The first and third quartiles.
-    public var q1: Double, q3: Double
+    package var q1: Double, q3: Double
     /// Operations per round.
-    public var iterations: Int
+    package var iterations: Int
     /// Timed rounds.
-    public var rounds: Int
+    package var rounds: Int
 
     /// Summarises per-round figures (ns per operation); empty input gives zeros.
-    public init(samples: [Double], iterations: Int) {
+    package init(samples: [Double], iterations: Int) {
         let s = samples.sorted()
         self.iterations = iterations
         self.rounds = s.count
@@ -30,7 +30,7 @@ public struct BenchStatistics: Sendable, Equatable {
     }
 
     /// The interquartile range as a percentage of the median (0 when the median is 0).
-    public var spreadPercent: Double { median > 0 ? (q3 - q1) / median * 100 : 0 }
+    package var spreadPercent: Double { median > 0 ? (q3 - q1) / median * 100 : 0 }
 
     /// Linear interpolation between the closest ranks of sorted data.
     static func quantile(_ sorted: [Double], _ q: Double) -> Double {

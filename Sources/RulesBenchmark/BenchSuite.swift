@@ -7,23 +7,23 @@ import RulesSyntax
 /// The built-in benchmark suite behind `rules bench --suite`: compile times, the blog example's
 /// reads and writes on databases of several sizes, big validated writes, regex-heavy
 /// validation, deep `parent()` chains, the hand-written Swift baseline, and heap allocations.
-public struct BenchSuite: Sendable {
+package struct BenchSuite: Sendable {
     /// The blog rules file (`rules-examples/blog/database.rules.json`).
-    public var blogRulesPath: String
+    package var blogRulesPath: String
     /// A directory of rules files to time compiling (e.g. `Tests/Data/corpus`), if any.
-    public var corpusPath: String?
+    package var corpusPath: String?
     /// Database sizes in nodes, smallest first.
-    public var sizes: [Int]
+    package var sizes: [Int]
     /// The decision timer.
-    public var timer: BenchTimer
+    package var timer: BenchTimer
     /// The compile timer.
-    public var compileTimer: BenchTimer
+    package var compileTimer: BenchTimer
     /// Nodes in the big write.
-    public var bigWriteNodes: Int
+    package var bigWriteNodes: Int
     /// Bytes of the generated rules file.
-    public var generatedRulesBytes: Int
+    package var generatedRulesBytes: Int
     /// Only cases whose group or name contains this text run (all when nil).
-    public var filter: String?
+    package var filter: String?
 
     /// Whether a case runs.
     func selected(_ group: String, _ name: String) -> Bool {
@@ -32,7 +32,7 @@ public struct BenchSuite: Sendable {
     }
 
     /// Creates the suite; `quick` measures fewer database sizes.
-    public init(blogRulesPath: String, corpusPath: String?, quick: Bool, timer: BenchTimer, compileTimer: BenchTimer) {
+    package init(blogRulesPath: String, corpusPath: String?, quick: Bool, timer: BenchTimer, compileTimer: BenchTimer) {
         self.blogRulesPath = blogRulesPath
         self.corpusPath = corpusPath
         self.sizes = quick ? [1_000, 100_000, 1_000_000] : [1_000, 10_000, 100_000, 1_000_000]
@@ -47,7 +47,7 @@ public struct BenchSuite: Sendable {
     static let bob = AuthValue.user(uid: "bob")
 
     /// Runs every case; `progress` is told what runs next.
-    public func run(progress: (String) -> Void = { _ in }) throws(BenchError) -> [SuiteResult] {
+    package func run(progress: (String) -> Void = { _ in }) throws(BenchError) -> [SuiteResult] {
         var out: [SuiteResult] = []
         out += try compileCases(progress)
         let blog = try Self.compile(path: blogRulesPath)

@@ -2,26 +2,26 @@ import Synchronization
 
 /// Times a closure: a warm-up, a calibration that sizes rounds to a target duration, then timed
 /// rounds summarised by ``BenchStatistics``.
-public struct BenchTimer: Sendable {
+package struct BenchTimer: Sendable {
     /// The target duration of one round.
-    public var roundTime: Duration
+    package var roundTime: Duration
     /// Timed rounds.
-    public var rounds: Int
+    package var rounds: Int
     /// Fixed operations per round (no calibration) when set; used by tests to stay fast.
-    public var fixedIterations: Int?
+    package var fixedIterations: Int?
 
     /// Creates a timer.
-    public init(roundTime: Duration = .milliseconds(20), rounds: Int = 15, fixedIterations: Int? = nil) {
+    package init(roundTime: Duration = .milliseconds(20), rounds: Int = 15, fixedIterations: Int? = nil) {
         self.roundTime = roundTime
         self.rounds = Swift.max(1, rounds)
         self.fixedIterations = fixedIterations
     }
 
     /// A quick timer: shorter and fewer rounds.
-    public static let quick = BenchTimer(roundTime: .milliseconds(5), rounds: 7)
+    package static let quick = BenchTimer(roundTime: .milliseconds(5), rounds: 7)
 
     /// Measures `body`, which performs one operation and returns something to keep alive.
-    public func measure<R>(_ body: () -> R) -> BenchStatistics {
+    package func measure<R>(_ body: () -> R) -> BenchStatistics {
         let clock = ContinuousClock()
         // Warm-up and calibration in one: double until a batch takes a quarter of a round, then
         // scale the batch to a whole round.
@@ -39,7 +39,7 @@ public struct BenchTimer: Sendable {
     /// first, so that a change in the machine's speed during the run affects both alike. Returns
     /// each one's statistics and the per-round ratios of the second to the first (each ratio
     /// compares two neighbouring rounds).
-    public func measureAlternating<R>(_ first: () -> R, _ second: () -> R) -> (first: BenchStatistics, second: BenchStatistics, ratios: BenchStatistics) {
+    package func measureAlternating<R>(_ first: () -> R, _ second: () -> R) -> (first: BenchStatistics, second: BenchStatistics, ratios: BenchStatistics) {
         let clock = ContinuousClock()
         let counts = [calibratedIterations(first, clock), calibratedIterations(second, clock)]
         var a: [Double] = [], b: [Double] = [], ratios: [Double] = []
@@ -74,7 +74,7 @@ public struct BenchTimer: Sendable {
 
     /// Heap allocations per call of `body`, measured over `calls` calls after one warm-up call;
     /// nil when allocation counting is not available in this process.
-    public static func allocations<R>(calls: Int = 100, _ body: () -> R) -> Double? {
+    package static func allocations<R>(calls: Int = 100, _ body: () -> R) -> Double? {
         guard AllocationCounter.isAvailable else { return nil }
         blackHole(body())
         let before = AllocationCounter.count
@@ -84,31 +84,31 @@ public struct BenchTimer: Sendable {
     }
 
     /// A duration in nanoseconds.
-    public static func nanoseconds(_ d: Duration) -> Double {
+    package static func nanoseconds(_ d: Duration) -> Double {
         Double(d.components.seconds) * 1e9 + Double(d.components.attoseconds) / 1e9
     }
 }
 
 /// Keeps a value alive and opaque to the optimiser.
 @inline(never)
-public func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
+package func blackHole<T>(_ value: T) { withExtendedLifetime(value) {} }
 
 /// The process's heap allocation counter, when the executable has one: `rules-profile` links the
 /// counting allocator (the `CMallocCounter` target) and installs its counter here; `rules`, and so
 /// `rules serve`, keeps the system allocator, and its `rules bench` reports no allocations.
-public enum AllocationCounter {
+package enum AllocationCounter {
     private static let source = Mutex<(@Sendable () -> UInt64)?>(nil)
 
     /// Installs the counter of the allocator the executable links (once, at start).
-    public static func install(_ counter: @escaping @Sendable () -> UInt64) {
+    package static func install(_ counter: @escaping @Sendable () -> UInt64) {
         source.withLock { $0 = counter }
     }
 
     /// Allocations so far (0 without a counter).
-    public static var count: UInt64 { source.withLock { $0 }?() ?? 0 }
+    package static var count: UInt64 { source.withLock { $0 }?() ?? 0 }
 
     /// Whether the counter moves (a counting allocator is linked in and installed).
-    public static var isAvailable: Bool {
+    package static var isAvailable: Bool {
         guard let counter = source.withLock({ $0 }) else { return false }
         let before = counter()
         let probe = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 8)

@@ -2,19 +2,19 @@ import RulesRuntime
 
 /// A database for the rules of `rules-examples/blog`: users, posts and their per-author copies,
 /// grown to a requested number of nodes. Keys are fixed-width so the trees build already sorted.
-public struct BlogDatabase: Sendable {
+package struct BlogDatabase: Sendable {
     /// The tree.
-    public let root: DataNode
+    package let root: DataNode
     /// The number of posts.
-    public let postCount: Int
+    package let postCount: Int
     /// The post the operations use (by `alice`, in the middle of the key range, no stars).
-    public let postKey: String
+    package let postKey: String
 
     /// Nodes per post: the post (6) and its copy under user-posts (6).
     static let nodesPerPost = 12
 
     /// Builds a tree of about `nodes` nodes (at least one post).
-    public init(nodes: Int) {
+    package init(nodes: Int) {
         let posts = max(1, nodes / Self.nodesPerPost)
         let authors = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
         postCount = posts

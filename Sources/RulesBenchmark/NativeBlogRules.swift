@@ -5,9 +5,9 @@ import RulesRuntime
 /// to write, the tree before the write), evaluates the same rules in the same order, and
 /// builds the same new tree, but with every rule compiled to Swift by hand. Only the paths the
 /// suite uses are covered (anything else is denied).
-public enum NativeBlogRules {
+package enum NativeBlogRules {
     /// A read: `.read` is `auth != null` on users/$uid, posts/$postId and user-posts/$author.
-    public static func read(_ path: String, root: DataNode?, auth: AuthValue) -> Bool {
+    package static func read(_ path: String, root: DataNode?, auth: AuthValue) -> Bool {
         guard let keys = try? DataPath(validating: path).keys, keys.count >= 2 else { return false }
         switch keys[0] {
         case "users", "posts", "user-posts": return auth != .null
@@ -19,7 +19,7 @@ public enum NativeBlogRules {
     /// the field's `.write`, then `$postId/.validate` and the field's `.validate`. Permission
     /// is decided before the new tree is built, as a hand-written server would: a denied write
     /// builds nothing.
-    public static func setPostField(_ path: String, value: DataInput, root: DataNode?, auth: AuthValue, now: Double) -> (allowed: Bool, newRoot: DataNode?) {
+    package static func setPostField(_ path: String, value: DataInput, root: DataNode?, auth: AuthValue, now: Double) -> (allowed: Bool, newRoot: DataNode?) {
         guard let p = try? DataPath(validating: path) else { return (false, root) }
         let keys = p.keys
         guard keys.count == 3, keys[0] == "posts", keys[2] == "title" || keys[2] == "body" else { return (false, root) }
@@ -59,7 +59,7 @@ public enum NativeBlogRules {
     }
 
     /// `update /` of `posts/$postId/stars/$uid: true` and `posts/$postId/starCount: increment(1)`.
-    public static func star(_ values: [(String, DataInput)], root: DataNode?, auth: AuthValue, now: Double) -> (allowed: Bool, newRoot: DataNode?) {
+    package static func star(_ values: [(String, DataInput)], root: DataNode?, auth: AuthValue, now: Double) -> (allowed: Bool, newRoot: DataNode?) {
         var entries: [([String], DataNode?)] = []
         entries.reserveCapacity(values.count)
         var newRoot = root

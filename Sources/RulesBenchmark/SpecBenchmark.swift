@@ -8,23 +8,23 @@ import RulesTesting
 /// Times every step of every test of loaded specs, each from the state before the step: the
 /// write is decided, its new tree built, but not applied. Steps replay as `rules test` runs
 /// them (``TestReplay``: same clock, same push keys), so every step sees the state its test gives it.
-public struct SpecBenchmark: Sendable {
+package struct SpecBenchmark: Sendable {
     /// The timer for decisions.
-    public var timer: BenchTimer
+    package var timer: BenchTimer
     /// The timer for compiling rules files.
-    public var compileTimer: BenchTimer
+    package var compileTimer: BenchTimer
     /// The clock for tests without `now` (ms); fixed so that runs repeat.
-    public var startTime: Double
+    package var startTime: Double
 
     /// Creates a benchmark.
-    public init(timer: BenchTimer, compileTimer: BenchTimer, startTime: Double = 1_700_000_000_000) {
+    package init(timer: BenchTimer, compileTimer: BenchTimer, startTime: Double = 1_700_000_000_000) {
         self.timer = timer
         self.compileTimer = compileTimer
         self.startTime = startTime
     }
 
     /// Times the steps of `spec`; `progress` is called before each step with a label.
-    public func operations(_ spec: TestSpec, progress: (String) -> Void = { _ in }) -> [OperationTiming] {
+    package func operations(_ spec: TestSpec, progress: (String) -> Void = { _ in }) -> [OperationTiming] {
         var out: [OperationTiming] = []
         let engine = spec.rules.engine
         for test in spec.tests {
@@ -48,7 +48,7 @@ public struct SpecBenchmark: Sendable {
 
     /// Times loading (reading from disk when the file exists), checking and compiling a rules
     /// source; the figure is in milliseconds.
-    public func compile(_ source: SourceFile) -> FileTiming {
+    package func compile(_ source: SourceFile) -> FileTiming {
         let onDisk = FileManager.default.fileExists(atPath: source.path)
         let stats = compileTimer.measure { () -> Bool in
             var file = source
@@ -61,7 +61,7 @@ public struct SpecBenchmark: Sendable {
     }
 
     /// Times `compile(_:)` for a file path; nil with a message when it cannot be read.
-    public func compile(path: String) -> Result<FileTiming, BenchError> {
+    package func compile(path: String) -> Result<FileTiming, BenchError> {
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(BenchError("\(path): cannot read the file"))
         }
@@ -74,11 +74,11 @@ public struct SpecBenchmark: Sendable {
 }
 
 /// A benchmark input that cannot be used.
-public struct BenchError: Error, Sendable, CustomStringConvertible {
+package struct BenchError: Error, Sendable, CustomStringConvertible {
     /// The message, starting with the file.
-    public var message: String
+    package var message: String
     /// Creates an error.
-    public init(_ message: String) { self.message = message }
+    package init(_ message: String) { self.message = message }
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -1,8 +1,8 @@
 /// Rules sources the suite compiles.
-public enum SuiteRules {
+package enum SuiteRules {
     /// Big validated writes (`items`), regex-heavy validation (`profiles`) and a deep rule that
     /// climbs ten `parent()` calls, as Bolt generates them (`deep`).
-    public static let workload = #"""
+    package static let workload = #"""
     {
       "rules": {
         "items": {
@@ -39,7 +39,7 @@ public enum SuiteRules {
     /// their name, so most expressions recur in every section, as in large generated files; with
     /// `distinct`, every expression also names its section (a reserved id per section), so no
     /// expression text recurs and each one is parsed and checked on its own.
-    public static func generated(bytes: Int, distinct: Bool = false) -> String {
+    package static func generated(bytes: Int, distinct: Bool = false) -> String {
         var sections: [String] = []
         var size = 0
         var i = 0

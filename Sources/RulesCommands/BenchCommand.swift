@@ -5,8 +5,8 @@ import RulesBenchmark
 extension BenchOutputFormat: ExpressibleByArgument {}
 
 /// `rules bench SPEC...`: how long each step of each test takes to decide, in ns per operation.
-public struct BenchCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct BenchCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure what rules cost: ns per decision for each step of spec files, or compile times.",
         discussion: """
@@ -21,45 +21,45 @@ public struct BenchCommand: ParsableCommand {
     )
 
     @Argument(help: "Spec files or directories (rules files with --compile-only).")
-    public var paths: [String] = []
+    package var paths: [String] = []
 
     @Flag(name: .customLong("compile-only"), help: "Time loading, checking and compiling the given rules files.")
-    public var compileOnly = false
+    package var compileOnly = false
 
     @Flag(help: "Run the built-in benchmark suite.")
-    public var suite = false
+    package var suite = false
 
     @Flag(help: "Shorter and fewer rounds.")
-    public var quick = false
+    package var quick = false
 
     @Option(help: "Output format: text or json.")
-    public var format: BenchOutputFormat = .text
+    package var format: BenchOutputFormat = .text
 
     @Option(help: "Operations per round (default: calibrated to the round time).")
-    public var iterations: Int?
+    package var iterations: Int?
 
     @Option(help: "Timed rounds per figure.")
-    public var rounds: Int?
+    package var rounds: Int?
 
     @Option(help: "Run only the suite cases whose group or name contains this text.")
-    public var filter: String?
+    package var filter: String?
 
     @Option(help: "Database sizes (nodes) for the suite, comma-separated, e.g. 1000,100000,1000000.")
-    public var sizes: String?
+    package var sizes: String?
 
     @Option(help: "Rules file for specs without `rules:`.")
-    public var rules: String?
+    package var rules: String?
 
     @Option(name: .customLong("blog-rules"), help: "The blog rules the suite uses.")
-    public var blogRules: String = "rules-examples/blog/database.rules.json"
+    package var blogRules: String = "rules-examples/blog/database.rules.json"
 
     @Option(help: "A directory of rules files whose compile time the suite measures (relative to the working directory; the suite skips it when it does not exist).")
-    public var corpus: String = "Tests/Data/corpus"
+    package var corpus: String = "Tests/Data/corpus"
 
-    public init() {}
+    package init() {}
 
     /// The options these arguments describe.
-    public var options: BenchCLIOptions {
+    package var options: BenchCLIOptions {
         var o = BenchCLIOptions(paths: paths)
         o.compileOnly = compileOnly
         o.suite = suite
@@ -79,7 +79,7 @@ public struct BenchCommand: ParsableCommand {
         return o
     }
 
-    public func run() throws {
+    package func run() throws {
         let interactive = isatty(2) != 0
         let output = BenchCLI.run(options) { label in
             // Progress on the terminal only, on one line that is rewritten.

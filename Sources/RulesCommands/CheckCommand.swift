@@ -5,8 +5,8 @@ import RulesLint
 import RulesSyntax
 
 /// `rules check FILE...`: the linter that CI runs.
-public struct CheckCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct CheckCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check rules files: syntax, types, the server's deploy-time errors, and lints.",
         discussion: """
@@ -26,62 +26,62 @@ public struct CheckCommand: ParsableCommand {
     )
 
     @Argument(help: "Rules files to check; directories are searched for names ending in rules.json or rules.jsonc (skipping node_modules and dot-directories); - reads standard input. Default: the rules file of ./firebase.json.")
-    public var paths: [String] = []
+    package var paths: [String] = []
 
     @Option(name: .customLong("stdin-filename"), help: ArgumentHelp("The name to report for standard input (read when the path is - or no path is given).", valueName: "name"))
-    public var stdinFilename: String?
+    package var stdinFilename: String?
 
     @Flag(help: "Report errors only: warnings are neither printed nor counted.")
-    public var quiet = false
+    package var quiet = false
 
     @Option(name: .customLong("max-warnings"), help: ArgumentHelp("Fail (exit 1) when there are more warnings than this.", valueName: "n"))
-    public var maxWarnings: Int?
+    package var maxWarnings: Int?
 
     @Option(name: .customLong("output-file"), help: ArgumentHelp("Write the report (--format) to this file instead of standard output.", valueName: "path"))
-    public var outputFile: String?
+    package var outputFile: String?
 
     @Option(name: .customLong("report"), help: ArgumentHelp("Also write the report in another format to a file, as FORMAT=PATH (repeatable), e.g. sarif=rules.sarif.", valueName: "format=path"))
-    public var reports: [String] = []
+    package var reports: [String] = []
 
     @Option(help: "Output format: text, json, sarif or github.")
-    public var format: OutputFormat = .text
+    package var format: OutputFormat = .text
 
     @Option(help: "Colour in text output: auto, always or never.")
-    public var color: ColorChoice = .auto
+    package var color: ColorChoice = .auto
 
     @Flag(help: "Report every warning as an error, so that warnings fail the check.")
-    public var strict = false
+    package var strict = false
 
     @Option(name: .customLong("disable"), help: ArgumentHelp("Turn a lint off (repeatable).", valueName: "code"))
-    public var disabled: [String] = []
+    package var disabled: [String] = []
 
     @Option(name: .customLong("enable"), help: ArgumentHelp("Turn a lint on (repeatable).", valueName: "code"))
-    public var enabled: [String] = []
+    package var enabled: [String] = []
 
     @Option(help: ArgumentHelp("Hide the lint findings listed in this JSON file; report only new ones.", valueName: "file"))
-    public var baseline: String?
+    package var baseline: String?
 
     @Flag(help: "Write every current lint finding to the --baseline file, then report with it applied.")
-    public var updateBaseline = false
+    package var updateBaseline = false
 
     @Option(name: .customLong("config"), help: ArgumentHelp("Read the project configuration from this file instead of searching for .database-rules.yaml.", valueName: "file"))
-    public var configPath: String?
+    package var configPath: String?
 
     @Flag(name: .customLong("no-config"), help: "Do not read a project configuration file.")
-    public var noConfig = false
+    package var noConfig = false
 
     @Option(name: .customLong("source-root"), help: ArgumentHelp("The directory SARIF names files relative to (%SRCROOT%). Default: the first checked file's repository (the nearest directory above it holding .git or .database-rules.yaml), else the configuration file's directory, else the working directory's repository root, else the working directory.", valueName: "dir"))
-    public var sourceRoot: String?
+    package var sourceRoot: String?
 
     @Option(name: .customLong("witness-spec"), help: ArgumentHelp("Write each security finding's witness as a rules test spec file in this directory; each fails until the rules are fixed.", valueName: "dir"))
-    public var witnessSpec: String?
+    package var witnessSpec: String?
 
     @Option(name: .customLong("docs-url"), help: ArgumentHelp("Base address of the code documentation, for SARIF's helpUri (default: the project's docs on its home page).", valueName: "url"))
-    public var docsURL: String?
+    package var docsURL: String?
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if configPath != nil && noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more.") }
         _ = try extraReports()
@@ -134,7 +134,7 @@ public struct CheckCommand: ParsableCommand {
         return search.files
     }
 
-    public func run() throws {
+    package func run() throws {
         let config = projectConfiguration()
         let lintConfiguration: LintConfiguration
         do {
@@ -230,7 +230,7 @@ public struct CheckCommand: ParsableCommand {
     /// Checks the rules on standard input, reported as `name`. At most the rules-file limit
     /// (``RulesFileLimits/maxBytes``) is read: more is the `rules-file-too-large` error, as for a
     /// file, and the rest of the input is not read.
-    public static func checkStandardInput(named name: String, lints: LintConfiguration? = .default) -> FileDiagnostics {
+    package static func checkStandardInput(named name: String, lints: LintConfiguration? = .default) -> FileDiagnostics {
         check(descriptor: FileHandle.standardInput.fileDescriptor, named: name, lints: lints)
     }
 
@@ -254,7 +254,7 @@ public struct CheckCommand: ParsableCommand {
     }
 
     /// The file's findings without its warnings (`--quiet`).
-    public static func errorsOnly(_ f: FileDiagnostics) -> FileDiagnostics {
+    package static func errorsOnly(_ f: FileDiagnostics) -> FileDiagnostics {
         var out = FileDiagnostics(file: f.file, path: f.path, diagnostics: f.diagnostics.filter { $0.severity != .warning }, readError: f.readError)
         out.lints = f.lints.filter { $0.diagnostic.severity != .warning }
         return out
@@ -268,7 +268,7 @@ public struct CheckCommand: ParsableCommand {
     /// Reads, checks and, when there are no errors, lints one file.
     /// At most the rules-file limit is read (a larger file, or a device such as /dev/zero, is the
     /// `rules-file-too-large` error).
-    public static func check(_ path: String, lints: LintConfiguration? = .default) -> FileDiagnostics {
+    package static func check(_ path: String, lints: LintConfiguration? = .default) -> FileDiagnostics {
         do {
             return checked(try BoundedInput.read(path: path, limit: RulesFileLimits.maxBytes), path: path, lints: lints)
         } catch {
@@ -277,7 +277,7 @@ public struct CheckCommand: ParsableCommand {
     }
 
     /// Checks and, when there are no errors, lints rules given as bytes.
-    public static func check(bytes: [UInt8], path: String, lints: LintConfiguration? = .default) -> FileDiagnostics {
+    package static func check(bytes: [UInt8], path: String, lints: LintConfiguration? = .default) -> FileDiagnostics {
         let file = SourceFile(path: path, bytes: bytes)
         let result = RulesCompiler.compile(file)
         guard let lints else { return FileDiagnostics(file: file, path: path, diagnostics: result.diagnostics) }
@@ -288,7 +288,7 @@ public struct CheckCommand: ParsableCommand {
     }
 
     /// The file's findings without the lints that `baseline` accepts.
-    public static func applying(_ baseline: LintBaseline, to f: FileDiagnostics) -> FileDiagnostics {
+    package static func applying(_ baseline: LintBaseline, to f: FileDiagnostics) -> FileDiagnostics {
         guard f.file != nil else { return f }
         let kept = baseline.newFindings(f.lints, file: canonicalPath(f.path))
         let nonLint = f.diagnostics.filter { d in !f.lints.contains { $0.diagnostic == d } }
@@ -298,7 +298,7 @@ public struct CheckCommand: ParsableCommand {
     }
 
     /// Every warning of the file as an error (`--strict`).
-    public static func strict(_ f: FileDiagnostics) -> FileDiagnostics {
+    package static func strict(_ f: FileDiagnostics) -> FileDiagnostics {
         var out = FileDiagnostics(
             file: f.file, path: f.path,
             diagnostics: f.diagnostics.map { d in
@@ -318,7 +318,7 @@ public struct CheckCommand: ParsableCommand {
     }
 
     /// 2 when any file was unreadable, else 1 when any error, else 0.
-    public static func exitCode(_ results: [FileDiagnostics]) -> Int32 {
+    package static func exitCode(_ results: [FileDiagnostics]) -> Int32 {
         if results.contains(where: { $0.readError != nil }) { return 2 }
         if results.contains(where: { $0.diagnostics.containsErrors }) { return 1 }
         return 0

@@ -4,21 +4,21 @@ import RulesCompiler
 import RulesSyntax
 
 /// `rules compile FILE --disassemble`: shows the bytecode of every rule.
-public struct CompileCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct CompileCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "compile",
         abstract: "Compile a rules file and print its rule tree and bytecode."
     )
 
     @Argument(help: "The rules file.")
-    public var path: String
+    package var path: String
 
     @Flag(help: "Print the rule tree with each rule's bytecode and source location.")
-    public var disassemble = false
+    package var disassemble = false
 
-    public init() {}
+    package init() {}
 
-    public func run() throws {
+    package func run() throws {
         let checked = CheckCommand.check(path)
         guard let file = checked.file else {
             FileHandle.standardError.write(Data("\(path): error: \(checked.readError ?? "cannot read")\n".utf8))

@@ -5,26 +5,26 @@ import RulesSyntax
 import RulesLint
 
 /// Renders the findings of `rules check` in each output format.
-public struct DiagnosticReporter: Sendable {
+package struct DiagnosticReporter: Sendable {
     /// The tool version, for SARIF.
-    public static let version = RulesTool.version
+    package static let version = RulesTool.version
 
-    public let terminal: Terminal
+    package let terminal: Terminal
     /// The directory SARIF names files relative to (`%SRCROOT%`); nil: the working directory's
     /// repository root of the first file, as ``SourceRoot/find(explicit:configurationDirectory:files:workingDirectory:)``.
-    public let sourceRoot: SourceRoot?
+    package let sourceRoot: SourceRoot?
     /// The base of each code's documentation address (SARIF's `helpUri`).
-    public let documentationBase: String
+    package let documentationBase: String
 
     /// Creates a reporter.
-    public init(terminal: Terminal = .plain, sourceRoot: SourceRoot? = nil, documentationBase: String = RulesTool.documentationBase) {
+    package init(terminal: Terminal = .plain, sourceRoot: SourceRoot? = nil, documentationBase: String = RulesTool.documentationBase) {
         self.terminal = terminal
         self.sourceRoot = sourceRoot
         self.documentationBase = documentationBase
     }
 
     /// Everything for a run, in `format`.
-    public func report(_ files: [FileDiagnostics], format: OutputFormat) -> String {
+    package func report(_ files: [FileDiagnostics], format: OutputFormat) -> String {
         switch format {
         case .text: text(files)
         case .json: json(files).rendered() + "\n"
@@ -52,7 +52,7 @@ public struct DiagnosticReporter: Sendable {
     // MARK: - Text
 
     /// gcc-style lines with the source line and a caret under the range, and a summary.
-    public func text(_ files: [FileDiagnostics]) -> String {
+    package func text(_ files: [FileDiagnostics]) -> String {
         var out = ""
         for f in files {
             if let e = f.readError {
@@ -140,7 +140,7 @@ public struct DiagnosticReporter: Sendable {
 
     /// From five findings on, a line counting them by code, most frequent first, so a long report
     /// can be read by kind: `By code: 3 unvalidated-write, 2 root-in-write.`
-    public func tally(_ files: [FileDiagnostics]) -> String? {
+    package func tally(_ files: [FileDiagnostics]) -> String? {
         var counts: [String: Int] = [:]
         for f in files { for d in f.diagnostics { counts[d.code.rawValue, default: 0] += 1 } }
         guard counts.values.reduce(0, +) >= 5 else { return nil }
@@ -164,7 +164,7 @@ public struct DiagnosticReporter: Sendable {
     }
 
     /// `2 errors, 1 warning in 1 file` or `No problems in 3 files.`
-    public func summary(_ files: [FileDiagnostics]) -> String {
+    package func summary(_ files: [FileDiagnostics]) -> String {
         let errors = files.reduce(0) { $0 + $1.count(.error) + ($1.readError == nil ? 0 : 1) }
         let warnings = files.reduce(0) { $0 + $1.count(.warning) }
         let fileWord = files.count == 1 ? "1 file" : "\(files.count) files"
@@ -177,7 +177,7 @@ public struct DiagnosticReporter: Sendable {
 
     /// `{"diagnostics": [...], "errors": N, "warnings": N}`; columns are 1-based UTF-8 byte columns,
     /// `endColumn` is one past the last character.
-    public func json(_ files: [FileDiagnostics]) -> JSONText {
+    package func json(_ files: [FileDiagnostics]) -> JSONText {
         var items: [JSONText] = []
         var errors = 0, warnings = 0
         for f in files {
@@ -211,7 +211,7 @@ public struct DiagnosticReporter: Sendable {
     // MARK: - SARIF
 
     /// SARIF 2.1.0 with one run, every known rule described, UTF-16 columns.
-    public func sarif(_ files: [FileDiagnostics]) -> JSONText {
+    package func sarif(_ files: [FileDiagnostics]) -> JSONText {
         let catalog = DiagnosticCatalog.all
         let ruleIndex = Dictionary(uniqueKeysWithValues: catalog.enumerated().map { ($1.code, $0) })
         let rules: [JSONText] = catalog.map { entry in
@@ -277,10 +277,10 @@ public struct DiagnosticReporter: Sendable {
     }
 
     /// The name of the source root in SARIF (`originalUriBaseIds`, `uriBaseId`).
-    public static let sourceRootId = "%SRCROOT%"
+    package static let sourceRootId = "%SRCROOT%"
 
     /// The key of SARIF's `partialFingerprints` entry.
-    public static let fingerprintKey = "rulesFinding/v1"
+    package static let fingerprintKey = "rulesFinding/v1"
 
     /// A file inside the root as a relative URI under `%SRCROOT%`; one outside it as an absolute
     /// `file://` URI.
@@ -369,7 +369,7 @@ public struct DiagnosticReporter: Sendable {
     // MARK: - GitHub
 
     /// `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=code::message` lines.
-    public func github(_ files: [FileDiagnostics]) -> String {
+    package func github(_ files: [FileDiagnostics]) -> String {
         var out = ""
         for f in files {
             if let e = f.readError {

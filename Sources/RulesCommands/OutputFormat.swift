@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// How `rules check` prints its findings.
-public enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+package enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     /// gcc-style lines with source excerpts and a summary.
     case text
     /// One JSON object.
@@ -13,6 +13,6 @@ public enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable 
 }
 
 /// When to colour text output.
-public enum ColorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
+package enum ColorChoice: String, ExpressibleByArgument, CaseIterable, Sendable {
     case auto, always, never
 }

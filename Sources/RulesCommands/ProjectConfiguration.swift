@@ -18,38 +18,38 @@ import Yams
 ///
 /// Paths are relative to the directory of the file. Options given on the command line win over
 /// the file: paths over `rules`, `--baseline` over `baseline`, `--enable`/`--disable` over `lints`.
-public struct ProjectConfiguration: Sendable, Equatable {
+package struct ProjectConfiguration: Sendable, Equatable {
     /// The name looked for.
-    public static let fileName = ".database-rules.yaml"
+    package static let fileName = ".database-rules.yaml"
 
     /// The file, as found or given (relative to the working directory when found by the search).
-    public var path: String
+    package var path: String
     /// The file's directory, as a path usable from the working directory (`.`, `..`, ...).
-    public var directory: String
+    package var directory: String
     /// Files or directories to check when no path is given, relative to the working directory.
-    public var rules: [String]?
+    package var rules: [String]?
     /// Lint levels: `nil` severity turns the lint off.
-    public var lints: [LintCode: LintLevel] = [:]
+    package var lints: [LintCode: LintLevel] = [:]
     /// The baseline file, relative to the working directory.
-    public var baseline: String?
+    package var baseline: String?
     /// The base address of the documentation (SARIF's `helpUri`).
-    public var documentation: String?
+    package var documentation: String?
 
     /// How a project wants a lint reported.
-    public enum LintLevel: String, Sendable, Equatable, CaseIterable {
+    package enum LintLevel: String, Sendable, Equatable, CaseIterable {
         case off, warning, error
     }
 
     /// The keys the file may hold.
-    public static let keys = ["rules", "lints", "baseline", "documentation"]
+    package static let keys = ["rules", "lints", "baseline", "documentation"]
 
     /// A malformed configuration: the message names the file, the line and column, and the fix.
-    public struct LoadError: Error, CustomStringConvertible, Equatable {
-        public let description: String
+    package struct LoadError: Error, CustomStringConvertible, Equatable {
+        package let description: String
     }
 
     /// The configuration file at or above `workingDirectory`, as a path relative to it, or nil.
-    public static func discover(from workingDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
+    package static func discover(from workingDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
         var relative = ""
         for dir in LexicalPath.ancestors(of: LexicalPath.absolute(workingDirectory, workingDirectory: "/")) {
             if FileManager.default.fileExists(atPath: LexicalPath.child(fileName, of: dir)) { return relative + fileName }
@@ -61,7 +61,7 @@ public struct ProjectConfiguration: Sendable, Equatable {
     }
 
     /// Reads and validates the file at `path`.
-    public static func load(_ path: String) throws -> ProjectConfiguration {
+    package static func load(_ path: String) throws -> ProjectConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LoadError(description: "\(path): cannot read the configuration file")
         }
@@ -69,7 +69,7 @@ public struct ProjectConfiguration: Sendable, Equatable {
     }
 
     /// Parses configuration text; `path` names the file in errors and anchors relative paths.
-    public static func parse(_ text: String, path: String) throws -> ProjectConfiguration {
+    package static func parse(_ text: String, path: String) throws -> ProjectConfiguration {
         let directory = (path as NSString).deletingLastPathComponent
         var out = ProjectConfiguration(path: path, directory: directory.isEmpty ? "." : directory)
         func fail(_ node: Node?, _ message: String) -> LoadError {
@@ -129,7 +129,7 @@ public struct ProjectConfiguration: Sendable, Equatable {
     }
 
     /// The lint configuration: the defaults with this file's levels applied.
-    public func lintConfiguration(base: LintConfiguration = .default) -> LintConfiguration {
+    package func lintConfiguration(base: LintConfiguration = .default) -> LintConfiguration {
         var c = base
         for (code, level) in lints {
             switch level {

@@ -1,13 +1,13 @@
 import ArgumentParser
 
 /// The `rules` command: compile, check and test Firebase Realtime Database security rules.
-public struct RulesCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct RulesCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "rules",
         abstract: "Compile, check, test and serve Firebase Realtime Database security rules.",
         version: RulesTool.version,
         subcommands: [CheckCommand.self, CompileCommand.self, TestCommand.self, BenchCommand.self, ServeCommand.self]
     )
 
-    public init() {}
+    package init() {}
 }

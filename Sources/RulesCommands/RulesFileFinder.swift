@@ -1,16 +1,16 @@
 import Foundation
 
 /// Expands command-line paths: files as given, directories searched recursively for rules files.
-public enum RulesFileFinder {
+package enum RulesFileFinder {
     /// What a search found: the files, in order, and the paths that gave none (each with why).
-    public struct Search: Equatable, Sendable {
-        public var files: [String] = []
-        public var problems: [String] = []
+    package struct Search: Equatable, Sendable {
+        package var files: [String] = []
+        package var problems: [String] = []
     }
 
     /// Directories never searched: dependencies, build output and dot-directories (`.git`,
     /// `.build`, `.firebase`, ...).
-    public static func isSkippedDirectory(_ name: String) -> Bool {
+    package static func isSkippedDirectory(_ name: String) -> Bool {
         name.hasPrefix(".") || name == "node_modules" || name == "Pods"
     }
 
@@ -18,7 +18,7 @@ public enum RulesFileFinder {
     /// `rules.json` or `rules.jsonc` (`database.rules.json`, `firestore-rules.json`, ...), sorted,
     /// skipping ``isSkippedDirectory(_:)``. A directory with no rules file, or one that cannot be
     /// read, is a problem.
-    public static func search(_ paths: [String]) -> Search {
+    package static func search(_ paths: [String]) -> Search {
         var out = Search()
         let manager = FileManager.default
         for p in paths {
@@ -50,12 +50,12 @@ public enum RulesFileFinder {
     }
 
     /// The files of ``search(_:)``, without its problems.
-    public static func expand(_ paths: [String]) -> [String] {
+    package static func expand(_ paths: [String]) -> [String] {
         search(paths).files
     }
 
     /// True for names that look like rules files.
-    public static func isRulesFile(_ name: String) -> Bool {
+    package static func isRulesFile(_ name: String) -> Bool {
         name.hasSuffix("rules.json") || name.hasSuffix("rules.jsonc")
     }
 }

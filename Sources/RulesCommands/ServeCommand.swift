@@ -4,8 +4,8 @@ import Foundation
 
 /// `rules serve`: a local Realtime Database server (a drop-in for the emulator) whose every
 /// request is decided by the rules engine.
-public struct ServeCommand: AsyncParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct ServeCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run a local Realtime Database server that decides every request with the rules.",
         discussion: """
@@ -19,66 +19,66 @@ public struct ServeCommand: AsyncParsableCommand {
     )
 
     @Argument(help: "The rules file (default: database.rules in ./firebase.json).")
-    public var rulesFile: String?
+    package var rulesFile: String?
 
     @Option(help: "The port to listen on (0 picks a free port).")
-    public var port: Int = 9000
+    package var port: Int = 9000
 
     @Option(help: "The address to listen on (default 127.0.0.1 and ::1).")
-    public var host: String?
+    package var host: String?
 
     @Option(name: .customLong("allow-host"), help: ArgumentHelp(
         "A host name the server answers besides localhost and IP addresses (repeatable): requests whose Host header names another host are refused, against DNS rebinding.",
         valueName: "name"))
-    public var allowHost: [String] = []
+    package var allowHost: [String] = []
 
     @Option(help: "The project id: requests without ?ns= use the namespace <project>-default-rtdb.")
-    public var project: String?
+    package var project: String?
 
     @Option(help: ArgumentHelp(
         "Keep the data in this directory (durable storage): every write is on disk before it is acknowledged, and a restart restores every namespace and its uploaded rules.",
         valueName: "dir"))
-    public var data: String?
+    package var data: String?
 
     @Option(name: .customLong("import"), help: "Load an emulator export (DIR/database_export/<ns>.json) at start.")
-    public var importDirectory: String?
+    package var importDirectory: String?
 
     @Option(name: .customLong("export-on-exit"), help: ArgumentHelp("Write an emulator export to this directory when the server stops (SIGINT or SIGTERM).", valueName: "dir"))
-    public var exportOnExit: String?
+    package var exportOnExit: String?
 
     @Option(name: .customLong("export"), help: ArgumentHelp("Write an emulator export of the data (--data, --import) to this directory and exit without serving.", valueName: "dir"))
-    public var exportNow: String?
+    package var exportNow: String?
 
     @Option(help: "Request log on standard error: text (denials and errors, with why), json (every request, one object a line) or quiet.")
-    public var log: String = "text"
+    package var log: String = "text"
 
     @Option(name: .customLong("keep-alive"), help: "Seconds between keep-alive events on idle streaming (text/event-stream) responses.")
-    public var keepAlive: Double = 30
+    package var keepAlive: Double = 30
 
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds an HTTP connection may stay open with no request in progress.", valueName: "seconds"))
-    public var idleTimeout: Double = 120
+    package var idleTimeout: Double = 120
 
     @Option(name: .customLong("header-timeout"), help: ArgumentHelp("Seconds a connection may take to send a whole request head (from connecting, or from the first byte of a later request).", valueName: "seconds"))
-    public var headerTimeout: Double = 10
+    package var headerTimeout: Double = 10
 
     @Option(name: .customLong("long-poll-hold"), help: ArgumentHelp("Seconds a long-polling request (/.lp) is held open when there is nothing to send.", valueName: "seconds"))
-    public var longPollHold: Double = 20
+    package var longPollHold: Double = 20
 
     @Option(name: .customLong("long-poll-idle"), help: ArgumentHelp("Seconds without a request after which a long-polling client is taken to be gone (its onDisconnect operations run).", valueName: "seconds"))
-    public var longPollIdle: Double = 30
+    package var longPollIdle: Double = 30
 
     @Option(name: .customLong("max-connections"), help: "Connections open at once; when full, the oldest connection with no request in progress is closed to make room.")
-    public var maxConnections: Int = 4096
+    package var maxConnections: Int = 4096
 
     @Flag(inversion: .prefixedNo, help: "Send WebSocket clients the explanation of each denial as a security debug message (the JavaScript SDK prints it as FIREBASE: ... in the console).")
-    public var explainDenials = true
+    package var explainDenials = true
 
     @Flag(inversion: .prefixedNo, help: "Count rule coverage for /.inspect/coverage.json (decided again in the background, off the request path).")
-    public var coverage = true
+    package var coverage = true
 
-    public init() {}
+    package init() {}
 
-    public func run() async throws {
+    package func run() async throws {
         guard let format = RequestLogFormatOption(rawValue: log)?.format else {
             Self.fail("--log must be text, json or quiet; got '\(log)'")
         }

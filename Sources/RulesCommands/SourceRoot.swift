@@ -9,18 +9,18 @@ import RulesSyntax
 /// directory at or above the working directory that holds `.git`; the working directory. So a
 /// file has the same relative name, and its findings the same fingerprints, whichever directory
 /// `rules check` runs from, inside the repository or outside it.
-public struct SourceRoot: Sendable, Hashable {
+package struct SourceRoot: Sendable, Hashable {
     /// The absolute, standardized directory, without a trailing `/`.
-    public let path: String
+    package let path: String
 
     /// A root at `path` (made absolute against `workingDirectory`).
-    public init(_ path: String, workingDirectory: String = FileManager.default.currentDirectoryPath) {
+    package init(_ path: String, workingDirectory: String = FileManager.default.currentDirectoryPath) {
         self.path = LexicalPath.absolute(path, workingDirectory: workingDirectory)
     }
 
     /// The root for a run: see the type's documentation. `files` are the checked paths (`-`,
     /// standard input, is skipped).
-    public static func find(
+    package static func find(
         explicit: String?, configurationDirectory: String?, files: [String] = [],
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) -> SourceRoot {
@@ -38,7 +38,7 @@ public struct SourceRoot: Sendable, Hashable {
 
     /// The nearest directory at or above `file`'s directory that holds `.git` or the project
     /// configuration file, if any.
-    public static func repository(of file: String, workingDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
+    package static func repository(of file: String, workingDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
         let absolute = LexicalPath.absolute(file, workingDirectory: workingDirectory)
         var isDirectory: ObjCBool = false
         let start: String
@@ -57,10 +57,10 @@ public struct SourceRoot: Sendable, Hashable {
     }
 
     /// `file://` URI of the root, ending in `/` (as `originalUriBaseIds` requires).
-    public var uri: String { "file://" + DiagnosticReporter.uriReference(path == "/" ? "/" : path + "/") }
+    package var uri: String { "file://" + DiagnosticReporter.uriReference(path == "/" ? "/" : path + "/") }
 
     /// The path of `file` relative to the root, or nil when it is outside it.
-    public func relative(_ file: String, workingDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
+    package func relative(_ file: String, workingDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
         let full = LexicalPath.absolute(file, workingDirectory: workingDirectory)
         let prefix = path == "/" ? "/" : path + "/"
         return full.hasPrefix(prefix) ? String(full.dropFirst(prefix.count)) : nil

@@ -7,14 +7,14 @@ import Darwin
 #endif
 
 /// Terminal facts: whether to colour, and the escape codes.
-public struct Terminal: Sendable {
+package struct Terminal: Sendable {
     /// Whether output gets ANSI colours.
-    public let colors: Bool
+    package let colors: Bool
 
     /// Decides colour for stdout: `always`/`never` as given; `auto` colours a terminal unless
     /// `NO_COLOR` is set to a non-empty value (no-color.org: an empty one does not count) or
     /// `TERM` is `dumb`, and `FORCE_COLOR` forces it.
-    public init(_ choice: ColorChoice, environment: [String: String], isTerminal: Bool = isatty(STDOUT_FILENO) != 0) {
+    package init(_ choice: ColorChoice, environment: [String: String], isTerminal: Bool = isatty(STDOUT_FILENO) != 0) {
         switch choice {
         case .always: colors = true
         case .never: colors = false
@@ -30,19 +30,19 @@ public struct Terminal: Sendable {
     }
 
     /// No colours.
-    public static let plain = Terminal(colors: false)
+    package static let plain = Terminal(colors: false)
 
     private init(colors: Bool) { self.colors = colors }
 
     /// Wraps text in an SGR code when colouring.
-    public func paint(_ text: String, _ code: String) -> String {
+    package func paint(_ text: String, _ code: String) -> String {
         colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
 
-    public func bold(_ t: String) -> String { paint(t, "1") }
-    public func red(_ t: String) -> String { paint(t, "1;31") }
-    public func yellow(_ t: String) -> String { paint(t, "1;33") }
-    public func green(_ t: String) -> String { paint(t, "1;32") }
-    public func cyan(_ t: String) -> String { paint(t, "1;36") }
-    public func dim(_ t: String) -> String { paint(t, "2") }
+    package func bold(_ t: String) -> String { paint(t, "1") }
+    package func red(_ t: String) -> String { paint(t, "1;31") }
+    package func yellow(_ t: String) -> String { paint(t, "1;33") }
+    package func green(_ t: String) -> String { paint(t, "1;32") }
+    package func cyan(_ t: String) -> String { paint(t, "1;36") }
+    package func dim(_ t: String) -> String { paint(t, "2") }
 }

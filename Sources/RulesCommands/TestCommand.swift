@@ -5,8 +5,8 @@ import RulesTesting
 extension TestOutputFormat: ExpressibleByArgument {}
 
 /// `rules test PATH...`: runs spec files (YAML, JSON or targaryen-style) against rules.
-public struct TestCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct TestCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "test",
         abstract: "Run rules tests: spec files of reads and writes with the expected allow or deny.",
         discussion: """
@@ -19,38 +19,38 @@ public struct TestCommand: ParsableCommand {
     )
 
     @Argument(help: "Spec files or directories.")
-    public var paths: [String] = []
+    package var paths: [String] = []
 
     @Option(help: "Rules file for specs without `rules:` and for targaryen-style specs.")
-    public var rules: String?
+    package var rules: String?
 
     @Option(help: "Run only tests whose name contains this text.")
-    public var filter: String?
+    package var filter: String?
 
     @Option(help: "Output format: text or json.")
-    public var format: TestOutputFormat = .text
+    package var format: TestOutputFormat = .text
 
     @Option(help: "Write a JUnit XML report to this path.")
-    public var junit: String?
+    package var junit: String?
 
     @Flag(help: "Print rule coverage: rules evaluated and outcome branches seen, per rules file.")
-    public var coverage = false
+    package var coverage = false
 
     @Option(name: .customLong("coverage-json"), help: "Write the full coverage data as JSON to this path.")
-    public var coverageJSON: String?
+    package var coverageJSON: String?
 
     @Option(name: .customLong("coverage-lcov"), help: "Write coverage as an lcov tracefile to this path.")
-    public var coverageLCOV: String?
+    package var coverageLCOV: String?
 
     @Option(name: .customLong("min-coverage"), help: "Fail when fewer than N percent of the rules were evaluated.")
-    public var minCoverage: Double?
+    package var minCoverage: Double?
 
     @Option(help: "Colour in text output: auto, always or never.")
-    public var color: ColorChoice = .auto
+    package var color: ColorChoice = .auto
 
-    public init() {}
+    package init() {}
 
-    public func run() throws {
+    package func run() throws {
         var options = TestCLIOptions(paths: paths)
         options.rulesPath = rules
         options.filter = filter

@@ -2,7 +2,7 @@ import RulesSyntax
 
 /// Lowers a checked rule tree to a ``CompiledRuleset``: a flat node table, and for every rule a
 /// slice of one instruction array with short-circuit jumps for `&&`, `||` and `?:`.
-public struct BytecodeCompiler {
+package struct BytecodeCompiler {
     private let file: SourceFile
     private var nodes: [CompiledNode] = []
     private var rules: [CompiledRule] = []
@@ -19,10 +19,10 @@ public struct BytecodeCompiler {
     private var maxDepth = 0
 
     /// Creates a compiler for the tree of a file.
-    public init(file: SourceFile) { self.file = file }
+    package init(file: SourceFile) { self.file = file }
 
     /// Compiles a checked tree (which must have no rule with errors).
-    public static func compile(_ tree: RuleNode, file: SourceFile, diagnostics: [Diagnostic] = []) -> CompiledRuleset {
+    package static func compile(_ tree: RuleNode, file: SourceFile, diagnostics: [Diagnostic] = []) -> CompiledRuleset {
         var c = BytecodeCompiler(file: file)
         _ = c.node(tree)
         return CompiledRuleset(

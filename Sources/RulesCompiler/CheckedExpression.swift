@@ -2,20 +2,20 @@ import RulesSyntax
 
 /// A parsed rule expression with the checker's findings: the static type and resolution of every
 /// node, indexed by ``Expression/id``.
-public struct CheckedExpression: Sendable {
+package struct CheckedExpression: Sendable {
     /// The root of the syntax tree.
-    public let root: Expression
+    package let root: Expression
     /// Where the expression text came from, for mapping ranges to the file.
-    public let source: ExpressionSource
+    package let source: ExpressionSource
     /// The static type of each node, by node id.
-    public let types: [StaticType]
+    package let types: [StaticType]
     /// The resolution of identifiers, members, indexes and calls, by node id.
-    public let resolutions: [Resolution?]
+    package let resolutions: [Resolution?]
     /// The compiled pattern of each `matches()` argument, by the regex literal's node id.
-    public let regexes: [Int: CompiledRegex]
+    package let regexes: [Int: CompiledRegex]
 
     /// Creates a checked expression.
-    public init(
+    package init(
         root: Expression, source: ExpressionSource, types: [StaticType], resolutions: [Resolution?],
         regexes: [Int: CompiledRegex]
     ) {
@@ -32,11 +32,11 @@ public struct CheckedExpression: Sendable {
     }
 
     /// The static type of a node.
-    public func type(of e: Expression) -> StaticType { e.id < types.count ? types[e.id] : .invalid }
+    package func type(of e: Expression) -> StaticType { e.id < types.count ? types[e.id] : .invalid }
 
     /// The resolution of a node.
-    public func resolution(of e: Expression) -> Resolution? { e.id < resolutions.count ? resolutions[e.id] : nil }
+    package func resolution(of e: Expression) -> Resolution? { e.id < resolutions.count ? resolutions[e.id] : nil }
 
     /// The file range of a node.
-    public func fileRange(of e: Expression) -> SourceRange { source.fileRange(e.range) }
+    package func fileRange(of e: Expression) -> SourceRange { source.fileRange(e.range) }
 }

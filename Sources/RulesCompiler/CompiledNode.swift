@@ -5,26 +5,26 @@ import Darwin
 #endif
 
 /// A location of the compiled rule tree, with its rules and children by index.
-public struct CompiledNode: Sendable {
+package struct CompiledNode: Sendable {
     /// The rule path, e.g. `/posts/$postId`.
-    public let path: String
+    package let path: String
     /// Literal children: key to node index.
-    public let literals: [String: Int32]
+    package let literals: [String: Int32]
     /// The wildcard child's node index, or -1.
-    public let wildcard: Int32
+    package let wildcard: Int32
     /// The wildcard's name (with `$`), or "".
-    public let wildcardName: String
+    package let wildcardName: String
     /// Rule indexes for `.read`, `.write`, `.validate`, or -1.
-    public let read: Int32
-    public let write: Int32
-    public let validate: Int32
+    package let read: Int32
+    package let write: Int32
+    package let validate: Int32
     /// True when this node or a descendant has a `.validate`, so a write under it needs walking.
-    public let validatesBelow: Bool
+    package let validatesBelow: Bool
     /// `.indexOn` entries.
-    public let indexOn: [String]
+    package let indexOn: [String]
 
     /// Creates a node.
-    public init(path: String, literals: [String: Int32], wildcard: Int32, wildcardName: String, read: Int32, write: Int32, validate: Int32, validatesBelow: Bool, indexOn: [String]) {
+    package init(path: String, literals: [String: Int32], wildcard: Int32, wildcardName: String, read: Int32, write: Int32, validate: Int32, validatesBelow: Bool, indexOn: [String]) {
         self.path = path
         self.literals = literals
         self.wildcard = wildcard
@@ -38,7 +38,7 @@ public struct CompiledNode: Sendable {
 
     /// The child node for a data key: the literal one if the key names one, else the wildcard.
     @inline(__always)
-    public func child(_ key: String) -> (index: Int32, isWildcard: Bool)? {
+    package func child(_ key: String) -> (index: Int32, isWildcard: Bool)? {
         // Swift's String equality folds canonically equivalent text ("é" and "e\u{301}"); keys
         // are bytes, so a hit must also match byte for byte.
         if let at = literals.index(forKey: key) {
@@ -62,7 +62,7 @@ public struct CompiledNode: Sendable {
     }
 
     /// The rule index of a kind.
-    public func rule(_ kind: RuleKind) -> Int32 {
+    package func rule(_ kind: RuleKind) -> Int32 {
         switch kind {
         case .read: read
         case .write: write

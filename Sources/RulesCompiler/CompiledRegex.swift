@@ -20,28 +20,28 @@ import CPCRE2
 /// the JIT and the interpreter honour, and by the depth limit, which only the interpreter
 /// honours. When the JIT runs out of its default 32 KB stack the match is retried with the
 /// interpreter, so the answer never depends on the JIT stack size.
-public final class CompiledRegex: @unchecked Sendable {
+package final class CompiledRegex: @unchecked Sendable {
     /// `pcre2_code_8 *`, read-only after `init`.
     private let code: OpaquePointer
     /// `pcre2_match_context_8 *` holding the limits, read-only after `init`.
     private let matchContext: OpaquePointer
 
     /// The Firebase pattern, as written between the slashes.
-    public let pattern: String
+    package let pattern: String
     /// The PCRE2 text compiled for ``pattern``.
-    public let pcre2Pattern: String
+    package let pcre2Pattern: String
     /// Whether the `i` flag was given.
-    public let caseInsensitive: Bool
+    package let caseInsensitive: Bool
     /// Whether the JIT compiled the pattern; otherwise the interpreter runs it.
-    public let isJITCompiled: Bool
+    package let isJITCompiled: Bool
     /// The most backtracking steps one match may take.
-    public let matchLimit: UInt32
+    package let matchLimit: UInt32
     /// Match contexts with smaller match limits (×10 from ``firstTryLimit``, below
     /// ``matchLimit``), for the tries of ``matches(_:steps:)``; read-only after `init`.
     private let tryContexts: [(limit: Int, context: OpaquePointer)]
 
     /// The match limit of the first try of ``matches(_:steps:)``.
-    public static let firstTryLimit = 100
+    package static let firstTryLimit = 100
 
     /// Compiles a Firebase pattern.
     ///
@@ -53,7 +53,7 @@ public final class CompiledRegex: @unchecked Sendable {
     ///   - useJIT: set to `false` to always use the interpreter.
     /// - Throws: ``RegexCompileError`` with PCRE2's code and message, and the offset mapped back
     ///   into `firebasePattern`.
-    public init(
+    package init(
         firebasePattern: String, caseInsensitive: Bool, matchLimit: UInt32 = 100_000, depthLimit: UInt32 = 10_000,
         useJIT: Bool = true
     ) throws(RegexCompileError) {
@@ -117,7 +117,7 @@ public final class CompiledRegex: @unchecked Sendable {
     ///
     /// - Throws: ``RegexMatchError`` when a limit stops the match (``RegexMatchError/isMatchLimit``)
     ///   or PCRE2 reports another failure.
-    public func matches(_ subject: String, buffer: borrowing MatchBuffer) throws(RegexMatchError) -> Bool {
+    package func matches(_ subject: String, buffer: borrowing MatchBuffer) throws(RegexMatchError) -> Bool {
         guard let data = buffer.data else { throw RegexMatchError(code: PCRE2_ERROR_NOMEMORY) }
         let rc: Int32
         if let result = subject.utf8.withContiguousStorageIfAvailable({ run($0, data) }) {
@@ -133,7 +133,7 @@ public final class CompiledRegex: @unchecked Sendable {
     }
 
     /// Whether the pattern occurs anywhere in `subject`; allocates match data for this call.
-    public func matches(_ subject: String) throws(RegexMatchError) -> Bool {
+    package func matches(_ subject: String) throws(RegexMatchError) -> Bool {
         let buffer = MatchBuffer()
         return try matches(subject, buffer: buffer)
     }
@@ -149,7 +149,7 @@ public final class CompiledRegex: @unchecked Sendable {
     ///
     /// - Throws: ``RegexMatchError`` when ``matchLimit`` (or the depth limit) stops the match, or
     ///   PCRE2 reports another failure.
-    public func matches(_ subject: String, steps: inout Int) throws(RegexMatchError) -> Bool? {
+    package func matches(_ subject: String, steps: inout Int) throws(RegexMatchError) -> Bool? {
         let buffer = MatchBuffer()
         guard let data = buffer.data else { throw RegexMatchError(code: PCRE2_ERROR_NOMEMORY) }
         var native = subject

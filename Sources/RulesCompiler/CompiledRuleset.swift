@@ -7,41 +7,41 @@ import RulesSyntax
 /// regular expressions that instructions name by index. Parallel arrays map each instruction to the
 /// source range it came from (for runtime errors) and to the expression node whose value it
 /// completes (for explanations).
-public final class CompiledRuleset: Sendable {
+package final class CompiledRuleset: Sendable {
     /// The rules file.
-    public let file: SourceFile
+    package let file: SourceFile
     /// The checked rule tree.
-    public let tree: RuleNode
+    package let tree: RuleNode
     /// The compiled tree; index 0 is the root.
-    public let nodes: [CompiledNode]
+    package let nodes: [CompiledNode]
     /// Every rule.
-    public let rules: [CompiledRule]
+    package let rules: [CompiledRule]
     /// The code of every rule.
-    public let instructions: [Instruction]
+    package let instructions: [Instruction]
     /// The file range of the expression that produced each instruction.
-    public let instructionRanges: [SourceRange]
+    package let instructionRanges: [SourceRange]
     /// The expression node id whose value is on top of the stack after each instruction, or -1.
-    public let instructionNodes: [Int32]
+    package let instructionNodes: [Int32]
     /// Number constants.
-    public let numbers: [Double]
+    package let numbers: [Double]
     /// String constants and names.
-    public let strings: [String]
+    package let strings: [String]
     /// Each string split at `/` into keys (empty segments dropped), so `child('a/b')` with a
     /// constant path does no splitting when it is evaluated.
-    public let pathKeys: [[String]]
+    package let pathKeys: [[String]]
     /// Compiled regular expressions.
-    public let regexes: [CompiledRegex]
+    package let regexes: [CompiledRegex]
     /// The deepest stack any rule needs.
-    public let maxStackDepth: Int
+    package let maxStackDepth: Int
     /// Warnings found while compiling.
-    public let diagnostics: [Diagnostic]
+    package let diagnostics: [Diagnostic]
     /// Why the ruleset must not run, when its tables are inconsistent (an index out of range, a
     /// jump outside its rule); nil for every ruleset the compiler produces. The engine denies
     /// every operation on a ruleset with a defect instead of trusting its tables.
-    public let defect: String?
+    package let defect: String?
 
     /// Creates a ruleset (see ``BytecodeCompiler``).
-    public init(
+    package init(
         file: SourceFile, tree: RuleNode, nodes: [CompiledNode], rules: [CompiledRule], instructions: [Instruction],
         instructionRanges: [SourceRange], instructionNodes: [Int32], numbers: [Double], strings: [String],
         regexes: [CompiledRegex], maxStackDepth: Int, diagnostics: [Diagnostic]

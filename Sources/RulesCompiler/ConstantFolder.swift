@@ -6,9 +6,9 @@ import RulesSyntax
 ///
 /// Anything that might fail at runtime is left alone so that the error still happens: `x && false`
 /// is not folded (x may fail first), and neither is `'a' + 1` (its formatting lives in the runtime).
-public enum ConstantFolder {
+package enum ConstantFolder {
     /// A compile-time value.
-    public enum Constant: Sendable, Hashable {
+    package enum Constant: Sendable, Hashable {
         case null
         case bool(Bool)
         case number(Double)
@@ -16,7 +16,7 @@ public enum ConstantFolder {
     }
 
     /// The value of `e`, when it is a constant.
-    public static func fold(_ e: Expression) -> Constant? {
+    package static func fold(_ e: Expression) -> Constant? {
         switch e.kind {
         case .number(let n): return .number(n)
         case .string(let s): return .string(s)

@@ -2,22 +2,22 @@ import RulesSyntax
 
 extension DiagnosticCode {
     /// A file that could not be read.
-    public static let unreadableFile: DiagnosticCode = "unreadable-file"
+    package static let unreadableFile: DiagnosticCode = "unreadable-file"
 }
 
 /// Every diagnostic code with its documentation: the source of SARIF rule descriptions and of
 /// `docs/diagnostics.md` (a test keeps the two in step).
-public enum DiagnosticCatalog {
+package enum DiagnosticCatalog {
     /// One documented code.
-    public struct Entry: Sendable {
-        public let code: DiagnosticCode
-        public let severity: Severity
+    package struct Entry: Sendable {
+        package let code: DiagnosticCode
+        package let severity: Severity
         /// A PascalCase name for SARIF.
-        public let name: String
+        package let name: String
         /// One line.
-        public let summary: String
+        package let summary: String
         /// What triggers it and how to fix it.
-        public let help: String
+        package let help: String
     }
 
     static func e(_ code: DiagnosticCode, _ severity: Severity, _ summary: String, _ help: String) -> Entry {
@@ -26,7 +26,7 @@ public enum DiagnosticCatalog {
     }
 
     /// All codes, grouped by phase, lints last.
-    public static let all: [Entry] = [
+    package static let all: [Entry] = [
         e(.unreadableFile, .error, "The file cannot be read.", "The path does not exist or is not readable."),
         e(.rulesFileLarge, .warning, "A rules file larger than the documented 256 KB.", "Firebase documents a limit of 256 KB for rules files (a dry run accepted a little more); a real deploy may fail. Split long rules or remove repetition."),
         e(.rulesFileTooLarge, .error, "A rules file larger than 10 MB.", "The file is not read at all; the limit bounds the work one compilation can take."),
@@ -73,5 +73,5 @@ public enum DiagnosticCatalog {
     ] + LintCatalog.entries
 
     /// The entry of a code.
-    public static func entry(_ code: DiagnosticCode) -> Entry? { all.first { $0.code == code } }
+    package static func entry(_ code: DiagnosticCode) -> Entry? { all.first { $0.code == code } }
 }

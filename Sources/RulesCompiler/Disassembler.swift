@@ -1,9 +1,9 @@
 import RulesSyntax
 
 /// Prints a compiled ruleset: the rule tree, and for each rule its location and bytecode.
-public enum Disassembler {
+package enum Disassembler {
     /// The listing as text.
-    public static func listing(_ ruleset: CompiledRuleset) -> String {
+    package static func listing(_ ruleset: CompiledRuleset) -> String {
         var out = ""
         for node in ruleset.nodes {
             var header = node.path
@@ -28,7 +28,7 @@ public enum Disassembler {
     }
 
     /// One instruction, with its operand decoded and its source location.
-    public static func line(_ ruleset: CompiledRuleset, _ pc: Int) -> String {
+    package static func line(_ ruleset: CompiledRuleset, _ pc: Int) -> String {
         let ins = ruleset.instructions[pc]
         var text = pad(String(pc), 5) + " " + pad(ins.opcode.mnemonic, 18)
         switch ins.opcode {

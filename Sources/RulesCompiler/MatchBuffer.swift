@@ -6,12 +6,12 @@ import CPCRE2
 /// shared by accident: create one per task (or per evaluation) and lend it to
 /// ``CompiledRegex/matches(_:buffer:)``. One buffer serves every pattern, because a
 /// `test()`-style match needs no capture offsets.
-public struct MatchBuffer: ~Copyable, @unchecked Sendable {
+package struct MatchBuffer: ~Copyable, @unchecked Sendable {
     /// `pcre2_match_data_8 *`; `nil` only if the allocation failed, reported at match time.
     let data: OpaquePointer?
 
     /// Allocates match data with room for the overall match only.
-    public init() {
+    package init() {
         data = pcre2_match_data_create_8(1, nil)
     }
 

@@ -1,15 +1,15 @@
 /// A method that rule expressions can call: the ten snapshot methods and the string methods.
-public enum Method: String, Sendable, Hashable, CaseIterable {
+package enum Method: String, Sendable, Hashable, CaseIterable {
     // RuleDataSnapshot (spec §5)
     case val, child, parent, hasChild, hasChildren, exists, getPriority, isNumber, isString, isBoolean
     // String (spec §6.1)
     case contains, beginsWith, endsWith, replace, toLowerCase, toUpperCase, matches
 
     /// The name as written in rules.
-    public var name: String { rawValue }
+    package var name: String { rawValue }
 
     /// True for the methods of a snapshot.
-    public var isSnapshotMethod: Bool {
+    package var isSnapshotMethod: Bool {
         switch self {
         case .val, .child, .parent, .hasChild, .hasChildren, .exists, .getPriority, .isNumber, .isString, .isBoolean:
             true
@@ -19,20 +19,20 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The snapshot method with this name, if any.
-    public static func snapshotMethod(named name: String) -> Method? {
+    package static func snapshotMethod(named name: String) -> Method? {
         guard let m = Method(named: name), m.isSnapshotMethod else { return nil }
         return m
     }
 
     /// The string method with this name, if any.
-    public static func stringMethod(named name: String) -> Method? {
+    package static func stringMethod(named name: String) -> Method? {
         guard let m = Method(named: name), !m.isSnapshotMethod else { return nil }
         return m
     }
 
     /// The method with this name, if any: `Method(rawValue:)` without comparing the name with
     /// all seventeen (every call and member in a rules file is looked up).
-    public init?(named name: String) {
+    package init?(named name: String) {
         guard let first = name.utf8.first, first < 128 else { return nil }
         for m in Self.byFirstByte[Int(first)] where m.rawValue == name {
             self = m
@@ -49,7 +49,7 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     }()
 
     /// The static type of a call's result.
-    public var resultType: StaticType {
+    package var resultType: StaticType {
         switch self {
         case .val, .getPriority: .dynamicPrimitive
         case .child, .parent: .snapshot
@@ -60,7 +60,7 @@ public enum Method: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The exact number of arguments (``hasChildren`` takes 0 or 1 and is checked on its own).
-    public var arity: Int {
+    package var arity: Int {
         switch self {
         case .val, .parent, .exists, .getPriority, .isNumber, .isString, .isBoolean, .toLowerCase, .toUpperCase, .hasChildren:
             0

@@ -1,6 +1,6 @@
 /// The instructions of the rules VM. A stack machine: each comment gives the operand and the
 /// stack effect (`a b -> c` pops `b` then `a` and pushes `c`).
-public enum Opcode: UInt8, Sendable, CaseIterable {
+package enum Opcode: UInt8, Sendable, CaseIterable {
     /// `-> true`
     case pushTrue
     /// `-> false`
@@ -109,7 +109,7 @@ public enum Opcode: UInt8, Sendable, CaseIterable {
     case `return`
 
     /// The name shown by the disassembler.
-    public var mnemonic: String {
+    package var mnemonic: String {
         switch self {
         case .return: "return"
         default: String(describing: self)
@@ -117,7 +117,7 @@ public enum Opcode: UInt8, Sendable, CaseIterable {
     }
 
     /// True when the operand is a jump target.
-    public var isJump: Bool {
+    package var isJump: Bool {
         switch self {
         case .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfFalse, .jump: true
         default: false

@@ -1,9 +1,9 @@
 import CPCRE2
 
 /// Facts about the linked PCRE2 library, for `--version` output and diagnostics.
-public enum PCRE2Info {
+package enum PCRE2Info {
     /// The library version and date, e.g. `10.42 2022-12-11`.
-    public static var version: String {
+    package static var version: String {
         var buffer = [UInt8](repeating: 0, count: 64)
         let length = buffer.withUnsafeMutableBytes { pcre2_config_8(UInt32(PCRE2_CONFIG_VERSION), $0.baseAddress) }
         // The returned length counts the terminating zero.
@@ -12,7 +12,7 @@ public enum PCRE2Info {
     }
 
     /// Whether the library was built with the JIT compiler.
-    public static var jitAvailable: Bool {
+    package static var jitAvailable: Bool {
         var available: UInt32 = 0
         _ = pcre2_config_8(UInt32(PCRE2_CONFIG_JIT), &available)
         return available == 1

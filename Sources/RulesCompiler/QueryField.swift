@@ -1,10 +1,10 @@
 /// A field of the `query` variable (spec §4.3).
-public enum QueryField: String, Sendable, Hashable, CaseIterable {
+package enum QueryField: String, Sendable, Hashable, CaseIterable {
     case orderByKey, orderByPriority, orderByValue, orderByChild
     case startAt, endAt, equalTo, limitToFirst, limitToLast
 
     /// The static type of the field.
-    public var type: StaticType {
+    package var type: StaticType {
         switch self {
         case .orderByKey, .orderByPriority, .orderByValue: .boolean
         case .orderByChild: .string

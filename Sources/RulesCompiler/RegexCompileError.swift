@@ -2,22 +2,22 @@
 ///
 /// Patterns that ``RegexSubset/validate(pattern:flags:)`` accepts rarely fail here; when they do it
 /// is usually a size limit (too large, too deeply nested).
-public struct RegexCompileError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct RegexCompileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// PCRE2's error code: above 100 for syntax errors, negative for UTF-8 errors, and
     /// `PCRE2_ERROR_NOMEMORY` when memory ran out.
-    public let code: Int32
+    package let code: Int32
     /// The UTF-8 offset in the Firebase pattern where PCRE2 stopped (mapped back from the
     /// translated PCRE2 text to the start of the token it fell in).
-    public let byteOffset: Int
+    package let byteOffset: Int
     /// PCRE2's message, e.g. `regular expression is too large`.
-    public let message: String
+    package let message: String
 
     /// Creates an error.
-    public init(code: Int32, byteOffset: Int, message: String) {
+    package init(code: Int32, byteOffset: Int, message: String) {
         self.code = code
         self.byteOffset = byteOffset
         self.message = message
     }
 
-    public var description: String { "regular expression error at offset \(byteOffset): \(message)" }
+    package var description: String { "regular expression error at offset \(byteOffset): \(message)" }
 }

@@ -1,26 +1,26 @@
 import RulesSyntax
 
 /// A problem found in a regular expression literal `/pattern/flags` by ``RegexSubset/validate(pattern:flags:)``.
-public struct RegexIssue: Sendable, Hashable, CustomStringConvertible {
+package struct RegexIssue: Sendable, Hashable, CustomStringConvertible {
     /// The message, in the server's lowercase voice, e.g. `nothing to repeat`.
-    public var message: String
+    package var message: String
     /// UTF-8 byte offsets within the pattern text (between the slashes), or within the flags
     /// string when ``isInFlags`` is `true`.
-    public var range: SourceRange
+    package var range: SourceRange
     /// Whether ``range`` points into the flags rather than the pattern.
-    public var isInFlags: Bool
+    package var isInFlags: Bool
     /// The diagnostic code, e.g. ``DiagnosticCode/regexFlags``.
-    public var code: DiagnosticCode
+    package var code: DiagnosticCode
 
     /// Creates an issue.
-    public init(message: String, range: SourceRange, isInFlags: Bool = false, code: DiagnosticCode) {
+    package init(message: String, range: SourceRange, isInFlags: Bool = false, code: DiagnosticCode) {
         self.message = message
         self.range = range
         self.isInFlags = isInFlags
         self.code = code
     }
 
-    public var description: String {
+    package var description: String {
         "\(isInFlags ? "flags" : "pattern") \(range): \(message) [\(code)]"
     }
 }

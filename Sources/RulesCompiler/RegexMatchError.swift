@@ -4,14 +4,14 @@ import CPCRE2
 ///
 /// The usual cause is a resource limit stopping runaway backtracking (see ``isMatchLimit``);
 /// the rules engine treats that as a failed rule, never as a crash.
-public struct RegexMatchError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct RegexMatchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// PCRE2's (negative) error code, e.g. `PCRE2_ERROR_MATCHLIMIT` (-47).
-    public let code: Int32
+    package let code: Int32
     /// PCRE2's message, e.g. `match limit exceeded`.
-    public let message: String
+    package let message: String
 
     /// Creates an error.
-    public init(code: Int32, message: String) {
+    package init(code: Int32, message: String) {
         self.code = code
         self.message = message
     }
@@ -23,10 +23,10 @@ public struct RegexMatchError: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// Whether a resource limit stopped the match: the match limit, the depth limit, the heap
     /// limit, or the JIT stack.
-    public var isMatchLimit: Bool {
+    package var isMatchLimit: Bool {
         code == PCRE2_ERROR_MATCHLIMIT || code == PCRE2_ERROR_DEPTHLIMIT || code == PCRE2_ERROR_HEAPLIMIT
             || code == PCRE2_ERROR_JIT_STACKLIMIT
     }
 
-    public var description: String { "regular expression match error \(code): \(message)" }
+    package var description: String { "regular expression match error \(code): \(message)" }
 }

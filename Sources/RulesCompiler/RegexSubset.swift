@@ -31,18 +31,18 @@ import RulesSyntax
 /// class excluding JavaScript's four line terminators, `\s`/`\S` gain the Unicode separators and
 /// the BOM that JavaScript counts as white space, `\v` becomes `\x{0b}`, and literal `{`, `}`, `[`
 /// (inside classes) and inner dashes are escaped. Everything else is copied unchanged.
-public enum RegexSubset {
+package enum RegexSubset {
     /// The message for any flag other than `i`, as the server words it.
-    public static let unsupportedFlagsMessage = "regular expressions do not support flags other than i"
+    package static let unsupportedFlagsMessage = "regular expressions do not support flags other than i"
     /// The message for a repeated `i` flag.
-    public static let repeatedFlagMessage = "regular expressions do not support repeated flags"
+    package static let repeatedFlagMessage = "regular expressions do not support repeated flags"
 
     /// Issues in the literal `/pattern/flags` (empty = accepted).
     ///
     /// At most one issue comes from the pattern (the first problem, since later ones are often
     /// consequences). Flag issues follow it: one covering every unsupported flag, and one for
     /// each repeated `i`.
-    public static func validate(pattern: String, flags: String) -> [RegexIssue] {
+    package static func validate(pattern: String, flags: String) -> [RegexIssue] {
         var issues: [RegexIssue] = []
         var parser = RegexSubsetParser(pattern)
         do {
@@ -58,7 +58,7 @@ public enum RegexSubset {
     ///
     /// For a pattern that ``validate(pattern:flags:)`` rejects, the text is returned unchanged so
     /// that PCRE2 reports its own error (or accepts its own reading of it).
-    public static func pcre2Pattern(for pattern: String) -> String {
+    package static func pcre2Pattern(for pattern: String) -> String {
         var parser = RegexSubsetParser(pattern)
         do {
             try parser.parse()

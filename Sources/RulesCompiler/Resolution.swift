@@ -2,7 +2,7 @@ import RulesSyntax
 
 /// What the checker decided a name, member or call refers to. The bytecode compiler lowers each
 /// kind to its own instructions.
-public enum Resolution: Sendable, Hashable {
+package enum Resolution: Sendable, Hashable {
     /// `auth`.
     case auth
     /// `root`.

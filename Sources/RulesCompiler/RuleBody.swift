@@ -1,7 +1,7 @@
 import RulesSyntax
 
 /// The value of one `.read`, `.write` or `.validate` key after checking.
-public enum RuleBody: Sendable {
+package enum RuleBody: Sendable {
     /// JSON `true` or `false`.
     case constant(Bool)
     /// An expression string that passed the checks.
@@ -11,18 +11,18 @@ public enum RuleBody: Sendable {
 }
 
 /// One rule of the rules file: its kind, where it sits, and its body.
-public struct Rule: Sendable {
+package struct Rule: Sendable {
     /// `.read`, `.write` or `.validate`.
-    public let kind: RuleKind
+    package let kind: RuleKind
     /// The checked body.
-    public let body: RuleBody
+    package let body: RuleBody
     /// The range of the rule's value in the file (the string with its quotes, or the literal).
-    public let valueRange: SourceRange
+    package let valueRange: SourceRange
     /// The range of the key in the file.
-    public let keyRange: SourceRange
+    package let keyRange: SourceRange
 
     /// Creates a rule.
-    public init(kind: RuleKind, body: RuleBody, valueRange: SourceRange, keyRange: SourceRange) {
+    package init(kind: RuleKind, body: RuleBody, valueRange: SourceRange, keyRange: SourceRange) {
         self.kind = kind
         self.body = body
         self.valueRange = valueRange

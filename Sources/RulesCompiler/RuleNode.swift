@@ -3,28 +3,28 @@ import RulesSyntax
 /// A node of the checked rule tree: the rules at one location and its children.
 ///
 /// The tree mirrors the `rules` object: literal children by key, at most one `$wildcard` child.
-public final class RuleNode: Sendable {
+package final class RuleNode: Sendable {
     /// The rule-path segments from the root, e.g. `["posts", "$postId"]`.
-    public let path: [String]
+    package let path: [String]
     /// `.read`, if present.
-    public let read: Rule?
+    package let read: Rule?
     /// `.write`, if present.
-    public let write: Rule?
+    package let write: Rule?
     /// `.validate`, if present.
-    public let validate: Rule?
+    package let validate: Rule?
     /// The `.indexOn` entries (empty when absent).
-    public let indexOn: [String]
+    package let indexOn: [String]
     /// Literal children, by key, in source order.
-    public let literalChildren: [(key: String, node: RuleNode)]
+    package let literalChildren: [(key: String, node: RuleNode)]
     /// The wildcard child and its name (with the `$`), if any.
-    public let wildcard: (name: String, node: RuleNode)?
+    package let wildcard: (name: String, node: RuleNode)?
     /// The range of this node's object in the file.
-    public let range: SourceRange
+    package let range: SourceRange
     /// The range of the key that names this node (empty for the root).
-    public let keyRange: SourceRange
+    package let keyRange: SourceRange
 
     /// Creates a node.
-    public init(
+    package init(
         path: [String], read: Rule?, write: Rule?, validate: Rule?, indexOn: [String],
         literalChildren: [(key: String, node: RuleNode)], wildcard: (name: String, node: RuleNode)?,
         range: SourceRange, keyRange: SourceRange
@@ -41,7 +41,7 @@ public final class RuleNode: Sendable {
     }
 
     /// The rule of a kind.
-    public func rule(_ kind: RuleKind) -> Rule? {
+    package func rule(_ kind: RuleKind) -> Rule? {
         switch kind {
         case .read: read
         case .write: write
@@ -50,15 +50,15 @@ public final class RuleNode: Sendable {
     }
 
     /// The literal child with this key.
-    public func literalChild(_ key: String) -> RuleNode? {
+    package func literalChild(_ key: String) -> RuleNode? {
         literalChildren.first { $0.key == key }?.node
     }
 
     /// The path as text, e.g. `/posts/$postId` (`/` for the root).
-    public var pathDescription: String { path.isEmpty ? "/" : "/" + path.joined(separator: "/") }
+    package var pathDescription: String { path.isEmpty ? "/" : "/" + path.joined(separator: "/") }
 
     /// Visits this node and every descendant, parents first.
-    public func forEachNode(_ body: (RuleNode) -> Void) {
+    package func forEachNode(_ body: (RuleNode) -> Void) {
         var stack: [RuleNode] = [self]
         while let n = stack.popLast() {
             body(n)

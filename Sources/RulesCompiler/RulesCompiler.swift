@@ -1,19 +1,19 @@
 import RulesSyntax
 
 /// The result of compiling a rules file: the ruleset when there are no errors, and every diagnostic.
-public struct CompilationResult: Sendable {
+package struct CompilationResult: Sendable {
     /// The compiled ruleset, or nil when any error was found.
-    public let ruleset: CompiledRuleset?
+    package let ruleset: CompiledRuleset?
     /// The checked tree (present whenever the document had a `rules` object).
-    public let tree: RuleNode?
+    package let tree: RuleNode?
     /// Errors and warnings, in file order.
-    public let diagnostics: [Diagnostic]
+    package let diagnostics: [Diagnostic]
 }
 
 /// Compiles rules files: read, check, lower.
-public enum RulesCompiler {
+package enum RulesCompiler {
     /// Compiles the rules in a source file.
-    public static func compile(_ file: SourceFile, expressionLimits: ExpressionLimits = .default) -> CompilationResult {
+    package static func compile(_ file: SourceFile, expressionLimits: ExpressionLimits = .default) -> CompilationResult {
         let sizeDiagnostic = RulesFileLimits.diagnostic(forSize: file.bytes.count)
         if let sizeDiagnostic, sizeDiagnostic.severity == .error {
             return CompilationResult(ruleset: nil, tree: nil, diagnostics: [sizeDiagnostic])
@@ -31,7 +31,7 @@ public enum RulesCompiler {
     }
 
     /// Compiles rules given as text.
-    public static func compile(source: String, path: String = "database.rules.json") -> CompilationResult {
+    package static func compile(source: String, path: String = "database.rules.json") -> CompilationResult {
         compile(SourceFile(path: path, text: source))
     }
 }

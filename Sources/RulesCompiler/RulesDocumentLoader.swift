@@ -2,30 +2,30 @@ import RulesSyntax
 
 /// Turns a relaxed-JSON rules document into a checked ``RuleNode`` tree (spec §1), parsing and
 /// checking every expression on the way. All errors are collected, not only the first.
-public struct RulesDocumentLoader {
+package struct RulesDocumentLoader {
     /// The file being loaded.
-    public let file: SourceFile
+    package let file: SourceFile
     /// Limits for each expression.
-    public var expressionLimits: ExpressionLimits = .default
+    package var expressionLimits: ExpressionLimits = .default
     private(set) var diagnostics: [Diagnostic] = []
     /// Expressions parsed and checked so far, for the repeats.
     private var cache = ExpressionCache()
 
     /// The message the server gives for a key with a forbidden character.
-    public static let invalidKeyMessage = ##"String can't contain ".", "#", "$", "/", "[", or "]""##
+    package static let invalidKeyMessage = ##"String can't contain ".", "#", "$", "/", "[", or "]""##
     /// The message the server gives where an object was needed.
-    public static let expectedObjectMessage = "Expected '{'."
+    package static let expectedObjectMessage = "Expected '{'."
     /// The message the server gives for a rule value of the wrong type (two spaces after the period).
-    public static let invalidRuleMessage = "Invalid rule expression.  Expected 'true', 'false', or an expression string."
+    package static let invalidRuleMessage = "Invalid rule expression.  Expected 'true', 'false', or an expression string."
     /// The message the server gives for a bad `.indexOn`.
-    public static let invalidIndexOnMessage = "Invalid indexOn expression. Must be either a string or an array of strings"
+    package static let invalidIndexOnMessage = "Invalid indexOn expression. Must be either a string or an array of strings"
 
     /// Creates a loader for a file.
-    public init(file: SourceFile) { self.file = file }
+    package init(file: SourceFile) { self.file = file }
 
     /// Reads, checks and builds the rule tree. The tree is nil when the document has no usable
     /// `rules` object; otherwise it is returned even when some rules have errors.
-    public mutating func load() -> (RuleNode?, [Diagnostic]) {
+    package mutating func load() -> (RuleNode?, [Diagnostic]) {
         cache = ExpressionCache()
         let read = RelaxedJSONReader.read(file)
         diagnostics.append(contentsOf: read.diagnostics)
@@ -187,7 +187,7 @@ public struct RulesDocumentLoader {
 
     /// True when a literal key (or a wildcard name after its `$`) has none of the characters the
     /// server forbids in keys: `.`, `#`, `$`, `/`, `[`, `]`, and ASCII control characters.
-    public static func isValidKey(_ key: String) -> Bool {
+    package static func isValidKey(_ key: String) -> Bool {
         if key.isEmpty { return false }
         for b in key.utf8 {
             switch b {
@@ -202,7 +202,7 @@ public struct RulesDocumentLoader {
     }
 
     /// True for letters, digits and `_`, not starting with a digit.
-    public static func isIdentifier(_ name: String) -> Bool {
+    package static func isIdentifier(_ name: String) -> Bool {
         guard let first = name.utf8.first, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else { return false }
         return name.utf8.allSatisfy {
             ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))

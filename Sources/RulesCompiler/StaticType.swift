@@ -1,5 +1,5 @@
 /// The static type the checker gives each sub-expression (spec §3.1).
-public enum StaticType: Sendable, Hashable, CustomStringConvertible {
+package enum StaticType: Sendable, Hashable, CustomStringConvertible {
     case boolean
     case number
     case string
@@ -23,14 +23,14 @@ public enum StaticType: Sendable, Hashable, CustomStringConvertible {
     case invalid
 
     /// True for `dynamicPrimitive` and `dynamicMap`.
-    public var isDynamic: Bool {
+    package var isDynamic: Bool {
         switch self {
         case .dynamicPrimitive, .dynamicMap: true
         default: false
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .boolean: "boolean"
         case .number: "number"

@@ -5,13 +5,13 @@ import RulesSyntax
 ///
 /// The checker keeps going after an error, giving the bad sub-expression the type `invalid` so that
 /// one mistake produces one message.
-public struct TypeChecker {
+package struct TypeChecker {
     /// The kind of rule being checked (`newData` is invalid in `.read`).
-    public let kind: RuleKind
+    package let kind: RuleKind
     /// The wildcard names in scope, outermost first (the slot of `$x` is its index here).
-    public let wildcards: [String]
+    package let wildcards: [String]
     /// Where the expression came from.
-    public let source: ExpressionSource
+    package let source: ExpressionSource
 
     private var types: [StaticType]
     private var resolutions: [Resolution?]
@@ -21,7 +21,7 @@ public struct TypeChecker {
     private let regexCache: RegexCache
 
     /// Creates a checker for an expression with `nodeCount` nodes.
-    public init(kind: RuleKind, wildcards: [String], source: ExpressionSource, nodeCount: Int) {
+    package init(kind: RuleKind, wildcards: [String], source: ExpressionSource, nodeCount: Int) {
         self.init(kind: kind, wildcards: wildcards, source: source, nodeCount: nodeCount, regexCache: RegexCache())
     }
 
@@ -35,7 +35,7 @@ public struct TypeChecker {
     }
 
     /// Checks a whole rule expression. Returns the checked expression when there are no errors.
-    public static func check(
+    package static func check(
         _ root: Expression, nodeCount: Int, kind: RuleKind, wildcards: [String], source: ExpressionSource
     ) -> (CheckedExpression?, [Diagnostic]) {
         check(root, nodeCount: nodeCount, kind: kind, wildcards: wildcards, source: source, regexCache: RegexCache())

@@ -12,16 +12,16 @@ import RulesSyntax
 ///   worked out from its parts. An operand that short-circuiting skipped has no outcome;
 /// * an operand "errored" when the rule ended in a runtime error located inside it (errors are
 ///   not values, so the tracer never sees them).
-public struct CoverageCollector: Sendable {
+package struct CoverageCollector: Sendable {
     /// Coverage by rules file, in the order files were first seen.
-    public private(set) var files: [FileCoverage] = []
+    package private(set) var files: [FileCoverage] = []
     private var indexByPath: [String: Int] = [:]
 
     /// Creates an empty collector.
-    public init() {}
+    package init() {}
 
     /// Adds a rules file (with nothing evaluated yet) unless already present.
-    public mutating func register(_ rules: LoadedRules) {
+    package mutating func register(_ rules: LoadedRules) {
         guard indexByPath[rules.path] == nil else { return }
         indexByPath[rules.path] = files.count
         files.append(FileCoverage(rules.ruleset))
@@ -29,7 +29,7 @@ public struct CoverageCollector: Sendable {
 
     /// Records one decision: each evaluation of the explanation with the node values the
     /// tracer saw for it.
-    public mutating func record(_ rules: LoadedRules, explanation: Explanation, values: [[Int32: Bool]]) {
+    package mutating func record(_ rules: LoadedRules, explanation: Explanation, values: [[Int32: Bool]]) {
         register(rules)
         guard let f = indexByPath[rules.path] else { return }
         for (i, evaluation) in explanation.evaluations.enumerated() {
@@ -39,7 +39,7 @@ public struct CoverageCollector: Sendable {
     }
 
     /// Records one decision from the evaluations a ``RuleCoverageTracer`` saw.
-    public mutating func record(_ rules: LoadedRules, evaluations: [RuleCoverageTracer.Evaluation]) {
+    package mutating func record(_ rules: LoadedRules, evaluations: [RuleCoverageTracer.Evaluation]) {
         register(rules)
         guard let f = indexByPath[rules.path] else { return }
         for evaluation in evaluations where files[f].rules.indices.contains(Int(evaluation.rule)) {
@@ -48,17 +48,17 @@ public struct CoverageCollector: Sendable {
     }
 
     /// Rules evaluated at least once, over all files.
-    public var evaluatedRules: Int { files.reduce(0) { $0 + $1.evaluatedRules } }
+    package var evaluatedRules: Int { files.reduce(0) { $0 + $1.evaluatedRules } }
     /// Rules, over all files.
-    public var totalRules: Int { files.reduce(0) { $0 + $1.rules.count } }
+    package var totalRules: Int { files.reduce(0) { $0 + $1.rules.count } }
     /// Outcome branches seen, over all files.
-    public var seenBranches: Int { files.reduce(0) { $0 + $1.seenBranches } }
+    package var seenBranches: Int { files.reduce(0) { $0 + $1.seenBranches } }
     /// Outcome branches, over all files.
-    public var totalBranches: Int { files.reduce(0) { $0 + $1.totalBranches } }
+    package var totalBranches: Int { files.reduce(0) { $0 + $1.totalBranches } }
     /// Percent of rules evaluated (100 when there are none).
-    public var percent: Double { Self.percent(evaluatedRules, totalRules) }
+    package var percent: Double { Self.percent(evaluatedRules, totalRules) }
     /// Percent of outcome branches seen (100 when there are none).
-    public var branchPercent: Double { Self.percent(seenBranches, totalBranches) }
+    package var branchPercent: Double { Self.percent(seenBranches, totalBranches) }
 
     static func percent(_ part: Int, _ whole: Int) -> Double {
         whole == 0 ? 100 : Double(part) * 100 / Double(whole)
@@ -66,11 +66,11 @@ public struct CoverageCollector: Sendable {
 }
 
 /// Coverage of one rules file.
-public struct FileCoverage: Sendable {
+package struct FileCoverage: Sendable {
     /// The rules file's path.
-    public let path: String
+    package let path: String
     /// Every rule, in ruleset order.
-    public var rules: [RuleCoverage]
+    package var rules: [RuleCoverage]
 
     init(_ ruleset: CompiledRuleset) {
         path = ruleset.file.path
@@ -78,31 +78,31 @@ public struct FileCoverage: Sendable {
     }
 
     /// Rules evaluated at least once.
-    public var evaluatedRules: Int { rules.count { $0.evaluations > 0 } }
+    package var evaluatedRules: Int { rules.count { $0.evaluations > 0 } }
     /// Outcome branches seen.
-    public var seenBranches: Int { rules.reduce(0) { $0 + $1.seenBranches } }
+    package var seenBranches: Int { rules.reduce(0) { $0 + $1.seenBranches } }
     /// Outcome branches.
-    public var totalBranches: Int { rules.reduce(0) { $0 + $1.totalBranches } }
+    package var totalBranches: Int { rules.reduce(0) { $0 + $1.totalBranches } }
     /// Percent of rules evaluated.
-    public var percent: Double { CoverageCollector.percent(evaluatedRules, rules.count) }
+    package var percent: Double { CoverageCollector.percent(evaluatedRules, rules.count) }
     /// Percent of outcome branches seen.
-    public var branchPercent: Double { CoverageCollector.percent(seenBranches, totalBranches) }
+    package var branchPercent: Double { CoverageCollector.percent(seenBranches, totalBranches) }
 }
 
 /// Coverage of one rule.
-public struct RuleCoverage: Sendable {
+package struct RuleCoverage: Sendable {
     /// The rule path, e.g. `/posts/$postId/.write`.
-    public let rulePath: String
+    package let rulePath: String
     /// Where the rule's value starts.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// The value of a rule written as JSON `true`/`false` (or folded to a constant).
-    public let constant: Bool?
+    package let constant: Bool?
     /// Times evaluated.
-    public var evaluations = 0
+    package var evaluations = 0
     /// Times it was true, false, or ended in a runtime error.
-    public var trueCount = 0, falseCount = 0, errorCount = 0
+    package var trueCount = 0, falseCount = 0, errorCount = 0
     /// The `&&`/`||` operands and `?:` conditions, in source order.
-    public var branches: [BranchCoverage]
+    package var branches: [BranchCoverage]
 
     init(_ rule: CompiledRule, file: SourceFile) {
         rulePath = rule.rulePath
@@ -182,9 +182,9 @@ public struct RuleCoverage: Sendable {
     }
 
     /// Outcome slots: one for a constant rule, else true and false for the rule and for each branch.
-    public var totalBranches: Int { constant != nil ? 1 : 2 + 2 * branches.count }
+    package var totalBranches: Int { constant != nil ? 1 : 2 + 2 * branches.count }
     /// Outcome slots seen.
-    public var seenBranches: Int {
+    package var seenBranches: Int {
         if constant != nil { return evaluations > 0 ? 1 : 0 }
         var n = (trueCount > 0 ? 1 : 0) + (falseCount > 0 ? 1 : 0)
         for b in branches { n += (b.trueCount > 0 ? 1 : 0) + (b.falseCount > 0 ? 1 : 0) }
@@ -193,9 +193,9 @@ public struct RuleCoverage: Sendable {
 }
 
 /// An `&&`/`||` operand or a `?:` condition, and the outcomes it produced.
-public struct BranchCoverage: Sendable {
+package struct BranchCoverage: Sendable {
     /// What the sub-expression is to its parent.
-    public enum Role: String, Sendable {
+    package enum Role: String, Sendable {
         /// An operand of `&&` or `||`.
         case operand
         /// The condition of `?:`.
@@ -203,16 +203,16 @@ public struct BranchCoverage: Sendable {
     }
 
     /// Operand or condition.
-    public let role: Role
+    package let role: Role
     /// Its source text, on one line.
-    public let text: String
+    package let text: String
     /// Where it starts.
-    public let location: SourceLocation
+    package let location: SourceLocation
     /// Its bytes in the rules file.
-    public let range: SourceRange
+    package let range: SourceRange
     let node: Expression
     /// Times it was true, false, or held the runtime error that ended the rule.
-    public var trueCount = 0, falseCount = 0, errorCount = 0
+    package var trueCount = 0, falseCount = 0, errorCount = 0
 
     init(role: Role, text: String, location: SourceLocation, range: SourceRange, node: Expression) {
         self.role = role

@@ -2,10 +2,10 @@ import Foundation
 import RulesSyntax
 
 /// Renders coverage: a text summary, a JSON document and lcov tracefiles.
-public enum CoverageReporter {
+package enum CoverageReporter {
     /// Per file: percent of rules evaluated and of outcome branches seen, then the rules never
     /// evaluated (rule path and `file:line:col`).
-    public static func text(_ c: CoverageCollector) -> String {
+    package static func text(_ c: CoverageCollector) -> String {
         var out = "Coverage:\n"
         for f in c.files {
             out += "  \(f.path): \(percent(f.percent)) of rules evaluated (\(f.evaluatedRules)/\(f.rules.count)), "
@@ -23,11 +23,11 @@ public enum CoverageReporter {
 
     /// The version of the coverage JSON format (it changes only when a field changes meaning or
     /// goes away).
-    public static let version = 1
+    package static let version = 1
 
     /// The full data as JSON, with the format's `version` and the overall `percent` of rules
     /// evaluated at the top.
-    public static func json(_ c: CoverageCollector) -> String {
+    package static func json(_ c: CoverageCollector) -> String {
         func pct(_ p: Double) -> String { JSONText.double((p * 100).rounded() / 100).rendered() }
         var out = "{\n  \"version\": \(version),\n  \"percent\": \(pct(c.percent)),\n  \"branchPercent\": \(pct(c.branchPercent)),\n"
         out += "  \"rulesEvaluated\": \(c.evaluatedRules),\n  \"rulesTotal\": \(c.totalRules),\n"
@@ -57,7 +57,7 @@ public enum CoverageReporter {
     /// wherever it runs) `DA` for each line holding a rule (hits = evaluations),
     /// `BRDA` for each rule's true/false outcome and each operand's or condition's true/false
     /// (block = rule index; `-` when the rule never ran), with the `LF/LH/BRF/BRH` totals.
-    public static func lcov(_ c: CoverageCollector) -> String {
+    package static func lcov(_ c: CoverageCollector) -> String {
         var out = ""
         for f in c.files {
             out += "TN:\nSF:\(absolute(f.path))\n"

@@ -5,21 +5,21 @@ import RulesRuntime
 ///
 /// The engine calls ``take()`` once after each rule it evaluates (when explaining), so
 /// ``evaluations`` lines up with ``Explanation/evaluations``.
-public struct CoverageTracer: Tracer {
+package struct CoverageTracer: Tracer {
     private var rendering = RecordingTracer()
     private var current: [Int32: Bool] = [:]
     /// Per evaluation: node id → boolean value. Nodes with non-boolean values are left out.
-    public private(set) var evaluations: [[Int32: Bool]] = []
+    package private(set) var evaluations: [[Int32: Bool]] = []
 
     /// Creates an empty tracer.
-    public init() {}
+    package init() {}
 
     package mutating func record(node: Int32, value: Value, snapshots: SnapshotTable) {
         rendering.record(node: node, value: value, snapshots: snapshots)
         if case .bool(let b) = value { current[node] = b }
     }
 
-    public mutating func take() -> [Int32: String] {
+    package mutating func take() -> [Int32: String] {
         evaluations.append(current)
         current.removeAll(keepingCapacity: true)
         return rendering.take()

@@ -3,22 +3,22 @@ import RulesRuntime
 
 /// A compiled rules file and its engine, with each rule's index by its path: what coverage is
 /// counted against (shared by every spec that names the file, and by a server's namespace).
-public final class LoadedRules: Sendable {
+package final class LoadedRules: Sendable {
     /// The compiled rules (with the source file, for positions).
-    public let ruleset: CompiledRuleset
+    package let ruleset: CompiledRuleset
     /// The engine that decides operations.
-    public let engine: RulesEngine
+    package let engine: RulesEngine
     /// Rule index by rule path (`/posts/$postId/.write`), to map explanations back to rules.
-    public let indexByRulePath: [String: Int]
+    package let indexByRulePath: [String: Int]
 
     /// Wraps a compiled ruleset, with a new engine for it.
-    public convenience init(ruleset: CompiledRuleset) {
+    package convenience init(ruleset: CompiledRuleset) {
         self.init(ruleset: ruleset, engine: RulesEngine(ruleset: ruleset))
     }
 
     /// Wraps a compiled ruleset and the engine already made for it (its tables are not built
     /// again).
-    public init(ruleset: CompiledRuleset, engine: RulesEngine) {
+    package init(ruleset: CompiledRuleset, engine: RulesEngine) {
         precondition(engine.ruleset === ruleset, "the engine decides another ruleset")
         self.ruleset = ruleset
         self.engine = engine
@@ -28,5 +28,5 @@ public final class LoadedRules: Sendable {
     }
 
     /// The path of the rules file (or the name given to inline rules).
-    public var path: String { ruleset.file.path }
+    package var path: String { ruleset.file.path }
 }

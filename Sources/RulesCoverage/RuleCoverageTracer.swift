@@ -3,37 +3,37 @@ import RulesRuntime
 /// The cheap tracer of coverage: for each rule the engine evaluates, its index, its outcome and
 /// the boolean value of every expression node the VM completed, with nothing rendered for people.
 /// `rules test` decides every step with it and asks for an explanation only when a step fails.
-public struct RuleCoverageTracer: Tracer {
+package struct RuleCoverageTracer: Tracer {
     /// One rule evaluation.
-    public struct Evaluation: Sendable {
+    package struct Evaluation: Sendable {
         /// The rule's index in the ruleset.
-        public var rule: Int32
+        package var rule: Int32
         /// What it came to.
-        public var outcome: RuleOutcome
+        package var outcome: RuleOutcome
         /// Node id → boolean value; nodes with other values are left out.
-        public var values: [Int32: Bool]
+        package var values: [Int32: Bool]
     }
 
     private var current: [Int32: Bool] = [:]
     /// The evaluations since the last ``reset()``, in order.
-    public private(set) var evaluations: [Evaluation] = []
+    package private(set) var evaluations: [Evaluation] = []
 
     /// Creates an empty tracer.
-    public init() {}
+    package init() {}
 
     package mutating func record(node: Int32, value: Value, snapshots: SnapshotTable) {
         if case .bool(let b) = value { current[node] = b }
     }
 
-    public mutating func take() -> [Int32: String] { [:] }
+    package mutating func take() -> [Int32: String] { [:] }
 
-    public mutating func ruleEvaluated(_ rule: Int32, outcome: RuleOutcome) {
+    package mutating func ruleEvaluated(_ rule: Int32, outcome: RuleOutcome) {
         evaluations.append(Evaluation(rule: rule, outcome: outcome, values: current))
         current.removeAll(keepingCapacity: true)
     }
 
     /// Forgets what was recorded, keeping the storage.
-    public mutating func reset() {
+    package mutating func reset() {
         evaluations.removeAll(keepingCapacity: true)
         current.removeAll(keepingCapacity: true)
     }

@@ -11,23 +11,23 @@ import RulesSyntax
 ///
 /// A finding of a lint in ``requiresWitness`` without a witness is dropped; any other security
 /// finding without one is kept and marked unconfirmed (``LintFinding/witnessStatus``).
-public enum WitnessSearch {
+package enum WitnessSearch {
     /// The clock every witness runs at (2026-01-01T00:00:00Z, in ms), so that runs repeat.
-    public static let now: Double = 1_767_225_600_000
+    package static let now: Double = 1_767_225_600_000
 
     /// Lints whose findings are reported only with a witness: their static test is a strong
     /// hint, and the engine's verdict is the proof.
-    public static let requiresWitness: Set<LintCode> = [.selfGrantedPrivilege, .ownershipTakeover, .recordCheckAtCollection]
+    package static let requiresWitness: Set<LintCode> = [.selfGrantedPrivilege, .ownershipTakeover, .recordCheckAtCollection]
 
     /// The findings of `file` with witnesses searched; findings come back in the same order.
-    public static func confirm(_ findings: [LintFinding], file: SourceFile) -> [LintFinding] {
+    package static func confirm(_ findings: [LintFinding], file: SourceFile) -> [LintFinding] {
         guard findings.contains(where: { $0.code.securitySeverity != nil }) else { return findings }
         guard let rules = try? Ruleset(file: file) else { return findings }
         return confirm(findings, rules: rules)
     }
 
     /// The findings with witnesses searched against `rules`.
-    public static func confirm(_ findings: [LintFinding], rules: Ruleset) -> [LintFinding] {
+    package static func confirm(_ findings: [LintFinding], rules: Ruleset) -> [LintFinding] {
         findings.compactMap { finding in
             guard finding.code.securitySeverity != nil else { return finding }
             var f = finding
@@ -46,7 +46,7 @@ public enum WitnessSearch {
 
     /// Runs a witness: each step's ``LintWitness/Step/allowed`` is the engine's verdict. Running
     /// stops at the first step whose verdict is not the one it needs (later steps stay unrun).
-    public static func run(_ witness: LintWitness, rules: Ruleset) -> LintWitness {
+    package static func run(_ witness: LintWitness, rules: Ruleset) -> LintWitness {
         var out = witness
         var database = Database()
         if let data = witness.data {

@@ -3,10 +3,10 @@ import RulesCompiler
 /// A witness as a `rules test` spec file (see `docs/test-spec-format.md`) that fails until the
 /// rules are fixed: the steps before the last keep the verdicts the engine gave, and the last
 /// step, the one that shows the hole, expects `deny`.
-public enum WitnessSpec {
+package enum WitnessSpec {
     /// The YAML text of one spec file for a finding with a witness; `rulesPath` is the rules file
     /// relative to where the spec is written.
-    public static func render(_ finding: LintFinding, rulesPath: String) -> String? {
+    package static func render(_ finding: LintFinding, rulesPath: String) -> String? {
         guard let w = finding.witness, !w.steps.isEmpty else { return nil }
         var out = "# \(finding.code.rawValue) at \(finding.anchor): fails until the rules are fixed.\n"
         out += "# \(oneLine(finding.diagnostic.message))\n"

@@ -3,7 +3,7 @@ import RulesSyntax
 extension AuthValue {
     /// The auth value of a JSON node (arrays stay arrays: token claims such as
     /// `firebase.identities` hold arrays).
-    public init(json node: JSONNode) {
+    package init(json node: JSONNode) {
         switch node.kind {
         case .null: self = .null
         case .bool(let b): self = .bool(b)
@@ -18,7 +18,7 @@ extension AuthValue {
     }
 
     /// Parses JSON text into an auth value; nil when the text is not valid JSON.
-    public init?(jsonText: String) {
+    package init?(jsonText: String) {
         let result = RelaxedJSONReader.read(SourceFile(path: "<auth>", text: jsonText))
         guard let root = result.root, !result.diagnostics.containsErrors else { return nil }
         self.init(json: root)

@@ -9,7 +9,7 @@ extension DataInput {
     ///
     /// Values that ``validate(at:)`` rejects are not checked again here; an invalid priority
     /// (a boolean, an object or an increment) is dropped.
-    public func resolved(now: Double, existing: DataNode?) -> DataNode? {
+    package func resolved(now: Double, existing: DataNode?) -> DataNode? {
         switch self {
         case .null:
             return nil
@@ -41,7 +41,7 @@ extension DataInput {
     /// increment whose sum is not a finite number (JSON has no infinity, so it could be neither
     /// read back nor stored). The stored number is not named: the caller may not be allowed to
     /// read it.
-    public func overflow(existing: DataNode?, at keys: [String]) -> String? {
+    package func overflow(existing: DataNode?, at keys: [String]) -> String? {
         switch self {
         case .null, .primitive, .serverValue(.timestamp):
             return nil

@@ -6,7 +6,7 @@ extension DataInput {
     ///
     /// ``DataInputReader`` applies the same checks while reading; this is for values built in
     /// Swift.
-    public func validate(at path: DataPath) throws(DataError) {
+    package func validate(at path: DataPath) throws(DataError) {
         var keys = path.keys
         try validate(keys: &keys)
     }

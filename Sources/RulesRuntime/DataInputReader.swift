@@ -18,10 +18,10 @@
 ///
 /// Syntax errors give the 0-based byte offset: `Invalid JSON at byte 12: expected ':' after
 /// the key.`
-public enum DataInputReader {
+package enum DataInputReader {
     /// Reads a value to be written at `location` (the root by default; the location only
     /// matters for the depth limit and for the paths in error messages).
-    public static func read(json: String, at location: DataPath = .root) throws(DataError) -> DataInput {
+    package static func read(json: String, at location: DataPath = .root) throws(DataError) -> DataInput {
         var text = json
         let result = text.withUTF8 { buffer in
             var parser = DataJSONParser(bytes: buffer, location: location.keys)
@@ -31,7 +31,7 @@ public enum DataInputReader {
     }
 
     /// Reads a value from UTF-8 bytes; see ``read(json:at:)``.
-    public static func read(bytes: [UInt8], at location: DataPath = .root) throws(DataError) -> DataInput {
+    package static func read(bytes: [UInt8], at location: DataPath = .root) throws(DataError) -> DataInput {
         let result = bytes.withUnsafeBufferPointer { buffer in
             var parser = DataJSONParser(bytes: buffer, location: location.keys)
             return Result { () throws(DataError) -> DataInput in try parser.parse() }

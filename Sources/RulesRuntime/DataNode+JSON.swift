@@ -11,7 +11,7 @@ extension DataNode {
     /// With `arrays` (and without priorities), an object whose keys are all canonical
     /// non-negative integers below twice its number of children is written as a JSON array with
     /// `null` in the holes, as the server answers a read (`set([1,2,3])` reads back `[1,2,3]`).
-    public func exportJSON(includePriority: Bool = true, sortedKeys: Bool = true, arrays: Bool = false) -> String {
+    package func exportJSON(includePriority: Bool = true, sortedKeys: Bool = true, arrays: Bool = false) -> String {
         var out = ""
         export(to: &out, includePriority: includePriority, sortedKeys: sortedKeys, arrays: arrays && !includePriority)
         return out
@@ -20,7 +20,7 @@ extension DataNode {
     /// The array length an object reads as (its largest index + 1), or nil when it reads as an
     /// object: every key `0` or digits without a leading zero within 2^31, the largest below
     /// twice the count.
-    public var arrayLength: Int? {
+    package var arrayLength: Int? {
         guard value == nil, childCount > 0 else { return nil }
         var maxIndex = -1
         var all = true
@@ -99,7 +99,7 @@ extension DataNode {
     /// Reads JSON (in the format ``DataInputReader`` accepts, export format included) and
     /// resolves it as a write at the root of an empty database, with server timestamps at 0.
     /// Returns nil for `null` and `{}`.
-    public static func fromJSON(_ text: String) throws(DataError) -> DataNode? {
+    package static func fromJSON(_ text: String) throws(DataError) -> DataNode? {
         try DataInputReader.read(json: text).resolved(now: 0, existing: nil)
     }
 }

@@ -1,14 +1,14 @@
 import RulesSyntax
 
 /// Text formatting shared by the data model's messages and JSON export.
-public enum DataText {
+package enum DataText {
     /// The most characters of a key or string shown in a message before it is cut with "…".
     static let shownCharacters = 40
     /// The most characters of a path shown in a message.
     static let shownPathCharacters = 120
 
     /// `s` as a JSON string literal (``JSONText/quote(_:)``).
-    public static func jsonQuoted(_ s: String) -> String { JSONText.quote(s) }
+    package static func jsonQuoted(_ s: String) -> String { JSONText.quote(s) }
 
     /// Appends the escaped contents of a JSON string literal (``JSONText/appendEscaped(_:to:)``).
     static func appendJSONEscaped(_ s: String, to out: inout String) { JSONText.appendEscaped(s, to: &out) }
@@ -43,5 +43,5 @@ public enum DataText {
     }
 
     /// A number as JSON text (``JSONText/number(_:)``).
-    public static func number(_ d: Double) -> String { JSONText.number(d) }
+    package static func number(_ d: Double) -> String { JSONText.number(d) }
 }

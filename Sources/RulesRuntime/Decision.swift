@@ -8,7 +8,7 @@ public struct Decision: Sendable {
     /// Why it was denied, in one line (nil when allowed); written out when read.
     public var reason: String? { denial?.text }
     /// ``reason``, to be written out later (or never): it holds the denial as the engine found it.
-    public var deferredReason: DeferredReason { DeferredReason(denial: denial) }
+    package var deferredReason: DeferredReason { DeferredReason(denial: denial) }
     /// Why it was denied, as the engine found it.
     let denial: DenialReason?
     /// Every rule evaluated, when an explanation was asked for.

@@ -6,12 +6,12 @@
 /// `inout` makes two simultaneous uses of one scratch a compile-time error. A scratch may serve
 /// several engines; it is rebuilt when the engine changes, and it keeps the last engine's compiled
 /// rules alive (never a data tree or a user: those are dropped after each decision).
-public struct DecisionScratch: Sendable {
+package struct DecisionScratch: Sendable {
     /// The evaluator of the last engine that used this scratch, emptied after each decision.
     var evaluator: Evaluator<NoTracer>?
     /// The engine tables `evaluator` was made for (alive, and so unique, while it holds them).
     var engine: ObjectIdentifier?
 
     /// Creates empty scratch storage.
-    public init() {}
+    package init() {}
 }

@@ -1,20 +1,20 @@
 /// The variables of one rule evaluation.
-public struct EvaluationContext: Sendable {
+package struct EvaluationContext: Sendable {
     /// `auth` (``AuthValue/null`` when signed out).
-    public var auth: AuthValue
+    package var auth: AuthValue
     /// `now`, in ms since the epoch.
-    public var now: Double
+    package var now: Double
     /// `query`.
-    public var query: QueryParameters
+    package var query: QueryParameters
     /// The keys bound by the wildcards on the path, outermost first.
-    public var wildcardKeys: [String]
+    package var wildcardKeys: [String]
     /// Snapshot-table entries of `root`, `data` and `newData` (-1 where absent).
-    public var root: Int32
-    public var data: Int32
-    public var newData: Int32
+    package var root: Int32
+    package var data: Int32
+    package var newData: Int32
 
     /// Creates a context.
-    public init(auth: AuthValue, now: Double, query: QueryParameters, wildcardKeys: [String], root: Int32, data: Int32, newData: Int32) {
+    package init(auth: AuthValue, now: Double, query: QueryParameters, wildcardKeys: [String], root: Int32, data: Int32, newData: Int32) {
         self.auth = auth
         self.now = now
         self.query = query

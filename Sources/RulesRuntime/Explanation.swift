@@ -246,7 +246,7 @@ public struct RuleEvaluation: Sendable, Identifiable {
     public var falseDetail: String? = nil
     /// The line of the rules file with the part that made a false rule false (or the runtime
     /// error), for carets under it.
-    public var excerpt: SourceExcerpt? = nil
+    package var excerpt: SourceExcerpt? = nil
     /// Whether the rule read data the caller may not read (known only for a redacted
     /// explanation).
     var readsUnreadable = false

@@ -2,19 +2,19 @@ import RulesSyntax
 
 /// A line of the rules file with a span in it, for the carets under the part of a rule that
 /// decided.
-public struct SourceExcerpt: Sendable, Hashable {
+package struct SourceExcerpt: Sendable, Hashable {
     /// Where the span starts in the file (1-based line and byte column, as in every position).
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// The whole line, without its line break.
-    public var line: String
+    package var line: String
     /// The span's first character in ``line`` (0-based, counting characters).
-    public var start: Int
+    package var start: Int
     /// The span's length in characters: at least 1; a span that runs onto the next line is cut
     /// at the end of this one.
-    public var length: Int
+    package var length: Int
 
     /// Creates an excerpt.
-    public init(location: SourceLocation, line: String, start: Int, length: Int) {
+    package init(location: SourceLocation, line: String, start: Int, length: Int) {
         self.location = location
         self.line = line
         self.start = start
@@ -22,7 +22,7 @@ public struct SourceExcerpt: Sendable, Hashable {
     }
 
     /// The excerpt of a range of a file: the range's first line, and the part of the range on it.
-    public init(file: SourceFile, range: SourceRange) {
+    package init(file: SourceFile, range: SourceRange) {
         let location = file.location(of: range)
         let line = file.lineText(location.line)
         let bytes = Array(line.utf8)
@@ -37,7 +37,7 @@ public struct SourceExcerpt: Sendable, Hashable {
     /// (counting a character as one): a longer line is cut to a window around the span, with `…`
     /// where text was left out, and a span wider than the window is cut at its end. Leading
     /// blanks are dropped; a tab counts as one space.
-    public func rendered(width: Int = ExplanationFormat.sourceWidth) -> (source: String, carets: String) {
+    package func rendered(width: Int = ExplanationFormat.sourceWidth) -> (source: String, carets: String) {
         var chars = line.map { $0 == "\t" ? " " : $0 }
         var start = min(max(0, start), chars.count)
         var lead = 0
@@ -70,29 +70,29 @@ public struct SourceExcerpt: Sendable, Hashable {
 }
 
 /// How explanations show text and values: clipped, and objects by their keys.
-public enum ExplanationFormat {
+package enum ExplanationFormat {
     /// The widest source line (and caret line) an explanation shows. With the indentation
     /// `rules test` adds, explanation lines with carets stay within 120 columns.
-    public static let sourceWidth = 100
+    package static let sourceWidth = 100
     /// The width an explanation's first line keeps to, by cutting the source text of the
     /// deciding part it quotes (down to ``headlinePartWidth`` characters at the least).
-    public static let headlineWidth = 120
+    package static let headlineWidth = 120
     /// The fewest characters of the deciding part's source an explanation's first line keeps.
-    public static let headlinePartWidth = 40
+    package static let headlinePartWidth = 40
     /// The fewest characters of each alternative's source an explanation's first line keeps,
     /// when it shows the alternatives of the `||` that decided.
-    public static let headlineAlternativeWidth = 12
+    package static let headlineAlternativeWidth = 12
     /// The longest value or operand text quoted on an explanation's first line.
-    public static let headlineValueWidth = 40
+    package static let headlineValueWidth = 40
     /// Keys an object's summary shows before `+N more`.
-    public static let shownKeys = 3
+    package static let shownKeys = 3
     /// The characters of a key an object's summary shows.
     static let keyWidth = 24
 
     /// `{a, b, c}`; `{a, b, +3 more}` for more than ``shownKeys`` keys; `{}` for none. Keys are
     /// shown in the order given, clipped, and quoted when they hold blanks, commas, braces or
     /// quotes (or are empty).
-    public static func objectSummary(firstKeys: [String], count: Int) -> String {
+    package static func objectSummary(firstKeys: [String], count: Int) -> String {
         if count <= 0 { return "{}" }
         let shown = min(firstKeys.count, count <= shownKeys ? count : shownKeys - 1)
         var parts = firstKeys.prefix(shown).map(key)
@@ -101,12 +101,12 @@ public enum ExplanationFormat {
     }
 
     /// The summary of a stored object: its first keys, in the database's key order.
-    public static func objectSummary(_ node: DataNode) -> String {
+    package static func objectSummary(_ node: DataNode) -> String {
         objectSummary(firstKeys: node.firstChildKeys(shownKeys), count: node.childCount)
     }
 
     /// An object in `auth` by its keys (sorted as the database sorts keys), an array by its length.
-    public static func authSummary(_ value: AuthValue) -> String {
+    package static func authSummary(_ value: AuthValue) -> String {
         switch value {
         case .object(let members):
             let keys = members.keys.sorted { KeyOrder.compare($0, $1) < 0 }
@@ -144,7 +144,7 @@ public enum ExplanationFormat {
     }
 
     /// Text cut to `width` characters, the last of them `…` when it was cut.
-    public static func clip(_ text: String, _ width: Int) -> String {
+    package static func clip(_ text: String, _ width: Int) -> String {
         guard width > 1, text.count > width else { return text }
         return String(text.prefix(width - 1)) + "…"
     }

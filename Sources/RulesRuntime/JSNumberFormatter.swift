@@ -1,8 +1,8 @@
 /// Formats numbers the way JavaScript's `String(number)` does, which is what string `+` shows in
 /// rules: `5` → `"5"`, `0.5` → `"0.5"`, `1e21` → `"1e+21"`, `1e-7` → `"1e-7"`, NaN → `"NaN"`.
-public enum JSNumberFormatter {
+package enum JSNumberFormatter {
     /// The JavaScript spelling of a double.
-    public static func string(_ d: Double) -> String {
+    package static func string(_ d: Double) -> String {
         if d.isNaN { return "NaN" }
         if d.isInfinite { return d < 0 ? "-Infinity" : "Infinity" }
         if d == 0 { return "0" }

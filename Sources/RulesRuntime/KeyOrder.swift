@@ -9,21 +9,21 @@
 /// A key counts as an integer only in its canonical decimal spelling within the signed 32-bit
 /// range: `"0"`, `"7"`, `"-5"`, `"2147483647"`, `"-2147483648"`. Leading zeros (`"007"`), a plus
 /// sign (`"+1"`), `"-0"` and values outside `Int32` are ordinary string keys.
-public enum KeyOrder {
+package enum KeyOrder {
     /// The key's integer value when it is a canonical decimal 32-bit signed integer, else nil.
-    public static func integerValue(_ key: String) -> Int32? {
+    package static func integerValue(_ key: String) -> Int32? {
         var key = key
         return key.withUTF8 { integerValue(bytes: $0) }
     }
 
     /// Whether `a` sorts before `b`.
-    public static func less(_ a: String, _ b: String) -> Bool {
+    package static func less(_ a: String, _ b: String) -> Bool {
         compare(a, b) < 0
     }
 
     /// Three-way comparison: negative when `a` sorts before `b`, zero when they are the same key
     /// (the same bytes), positive when `a` sorts after `b`.
-    public static func compare(_ a: String, _ b: String) -> Int {
+    package static func compare(_ a: String, _ b: String) -> Int {
         var a = a
         var b = b
         return a.withUTF8 { pa in

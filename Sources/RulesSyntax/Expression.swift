@@ -3,23 +3,23 @@
 /// Ranges are UTF-8 offsets into the decoded expression text; ``ExpressionSource`` maps them to
 /// the file. Reference semantics (a final class) keep the tree cheap to pass around and let later
 /// phases key side tables by node identity (``id``).
-public final class Expression: Sendable {
+package final class Expression: Sendable {
     /// What the node is.
-    public let kind: Kind
+    package let kind: Kind
     /// Its bytes in the expression text.
-    public let range: SourceRange
+    package let range: SourceRange
     /// A number unique within one parsed expression, in creation order (for side tables).
-    public let id: Int
+    package let id: Int
 
     /// Creates a node.
-    public init(_ kind: Kind, range: SourceRange, id: Int) {
+    package init(_ kind: Kind, range: SourceRange, id: Int) {
         self.kind = kind
         self.range = range
         self.id = id
     }
 
     /// The kinds of expression node.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// A number literal (decimal integer or decimal fraction).
         case number(Double)
         /// A string literal, decoded.
@@ -52,13 +52,13 @@ public final class Expression: Sendable {
 }
 
 /// A prefix operator.
-public enum UnaryOperator: String, Sendable, Hashable {
+package enum UnaryOperator: String, Sendable, Hashable {
     case not = "!"
     case negate = "-"
 }
 
 /// A binary operator other than `&&` and `||`.
-public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
+package enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
     case add = "+"
     case subtract = "-"
     case multiply = "*"
@@ -74,7 +74,7 @@ public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
     case strictNotEqual = "!=="
 
     /// True for the four ordering comparisons.
-    public var isRelational: Bool {
+    package var isRelational: Bool {
         switch self {
         case .less, .lessOrEqual, .greater, .greaterOrEqual: true
         default: false
@@ -82,7 +82,7 @@ public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
     }
 
     /// True for `==`, `!=`, `===`, `!==`.
-    public var isEquality: Bool {
+    package var isEquality: Bool {
         switch self {
         case .equal, .notEqual, .strictEqual, .strictNotEqual: true
         default: false
@@ -90,7 +90,7 @@ public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
     }
 
     /// True for `-`, `*`, `/`, `%` (numbers only).
-    public var isNumericArithmetic: Bool {
+    package var isNumericArithmetic: Bool {
         switch self {
         case .subtract, .multiply, .divide, .remainder: true
         default: false
@@ -98,7 +98,7 @@ public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The spelling the server uses in messages: `===` and `!==` are reported as `==` and `!=`.
-    public var messageSpelling: String {
+    package var messageSpelling: String {
         switch self {
         case .strictEqual: "=="
         case .strictNotEqual: "!="
@@ -108,7 +108,7 @@ public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
 }
 
 /// `&&` or `||`.
-public enum LogicalOperator: String, Sendable, Hashable {
+package enum LogicalOperator: String, Sendable, Hashable {
     case and = "&&"
     case or = "||"
 }

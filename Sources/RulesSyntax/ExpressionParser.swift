@@ -3,14 +3,14 @@
 /// The grammar is JavaScript's expression grammar cut down to what rules allow; the file
 /// `Grammar/expression.ebnf` states it. Parsing stops at the first error. Regular expression
 /// and array literals are accepted as any operand here; later phases say where they may appear.
-public enum ExpressionParser {
+package enum ExpressionParser {
     /// Parses `text`, one rule expression.
     ///
     /// On success the result has a root and no diagnostics; otherwise it has no root and one
     /// error whose range (in UTF-8 offsets of `text`) covers the offending token. The result's
     /// tree is never deeper than `limits.maxDepth`. The parser itself does not recurse, so it
     /// needs little stack whatever the input.
-    public static func parse(_ text: String, limits: ExpressionLimits = .default) -> ParsedExpression {
+    package static func parse(_ text: String, limits: ExpressionLimits = .default) -> ParsedExpression {
         let length = text.utf8.count
         guard length <= limits.maxLength else {
             let error = ExpressionSyntaxError.tooLong(length: length, limit: limits.maxLength)

@@ -2,9 +2,9 @@
 ///
 /// Produced by ``RelaxedJSONReader``. Object members keep their source order (duplicates are
 /// reported by the reader, and only the first is kept).
-public struct JSONNode: Sendable, Hashable {
+package struct JSONNode: Sendable, Hashable {
     /// The kinds of JSON value.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         case null
         case bool(Bool)
         /// A number; `text` is its spelling in the file.
@@ -15,18 +15,18 @@ public struct JSONNode: Sendable, Hashable {
     }
 
     /// What the value is.
-    public var kind: Kind
+    package var kind: Kind
     /// The bytes of the whole value in the file (for a string, including its quotes).
-    public var range: SourceRange
+    package var range: SourceRange
 
     /// Creates a node.
-    public init(_ kind: Kind, range: SourceRange) {
+    package init(_ kind: Kind, range: SourceRange) {
         self.kind = kind
         self.range = range
     }
 
     /// A short noun for the kind, for messages ("a number", "an object").
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch kind {
         case .null: "null"
         case .bool: "a boolean"
@@ -38,27 +38,27 @@ public struct JSONNode: Sendable, Hashable {
     }
 
     /// The members when this is an object.
-    public var members: [JSONMember]? {
+    package var members: [JSONMember]? {
         if case .object(let m) = kind { return m }
         return nil
     }
 
     /// The string when this is a string.
-    public var string: JSONString? {
+    package var string: JSONString? {
         if case .string(let s) = kind { return s }
         return nil
     }
 }
 
 /// One `"key": value` pair of an object.
-public struct JSONMember: Sendable, Hashable {
+package struct JSONMember: Sendable, Hashable {
     /// The key, with its own range and escape map.
-    public var key: JSONString
+    package var key: JSONString
     /// The value.
-    public var value: JSONNode
+    package var value: JSONNode
 
     /// Creates a member.
-    public init(key: JSONString, value: JSONNode) {
+    package init(key: JSONString, value: JSONNode) {
         self.key = key
         self.value = value
     }
@@ -69,28 +69,28 @@ public struct JSONMember: Sendable, Hashable {
 /// Escapes make the decoded text shorter or longer than its spelling, so an offset inside the
 /// decoded text (say, the column of an error inside a rule expression) is mapped back to the file
 /// through ``sourceOffset(ofDecoded:)``.
-public struct JSONString: Sendable, Hashable {
+package struct JSONString: Sendable, Hashable {
     /// The decoded text.
-    public var value: String
+    package var value: String
     /// The bytes in the file, including the quotes.
-    public var range: SourceRange
+    package var range: SourceRange
     /// One entry per escape sequence, in order: the decoded offset where the escape's output
     /// begins, and the file offset of the escape's backslash. Between checkpoints the mapping is
     /// the identity shifted by the last checkpoint. Empty when the string has no escapes.
-    public var checkpoints: [Checkpoint]
+    package var checkpoints: [Checkpoint]
 
     /// A point where decoded and source offsets are known to correspond.
-    public struct Checkpoint: Sendable, Hashable {
+    package struct Checkpoint: Sendable, Hashable {
         /// Offset in the decoded UTF-8 text.
-        public var decoded: Int32
+        package var decoded: Int32
         /// Offset in the file.
-        public var source: Int32
+        package var source: Int32
         /// Number of decoded bytes the escape produced.
-        public var decodedLength: Int32
+        package var decodedLength: Int32
         /// Number of source bytes the escape spans.
-        public var sourceLength: Int32
+        package var sourceLength: Int32
 
-        public init(decoded: Int32, source: Int32, decodedLength: Int32, sourceLength: Int32) {
+        package init(decoded: Int32, source: Int32, decodedLength: Int32, sourceLength: Int32) {
             self.decoded = decoded
             self.source = source
             self.decodedLength = decodedLength
@@ -99,19 +99,19 @@ public struct JSONString: Sendable, Hashable {
     }
 
     /// Creates a string.
-    public init(value: String, range: SourceRange, checkpoints: [Checkpoint] = []) {
+    package init(value: String, range: SourceRange, checkpoints: [Checkpoint] = []) {
         self.value = value
         self.range = range
         self.checkpoints = checkpoints
     }
 
     /// The file offset of the first content byte (just after the opening quote).
-    public var contentStart: Int32 { range.start + 1 }
+    package var contentStart: Int32 { range.start + 1 }
 
     /// Maps an offset in the decoded UTF-8 text to an offset in the file.
     ///
     /// An offset inside the output of an escape maps to the escape's backslash.
-    public func sourceOffset(ofDecoded offset: Int) -> Int {
+    package func sourceOffset(ofDecoded offset: Int) -> Int {
         let d = Int32(clamping: offset)
         // The last checkpoint starting at or before d.
         var lo = 0, hi = checkpoints.count
@@ -126,7 +126,7 @@ public struct JSONString: Sendable, Hashable {
     }
 
     /// Maps a range of the decoded text to a range of the file.
-    public func sourceRange(ofDecoded range: SourceRange) -> SourceRange {
+    package func sourceRange(ofDecoded range: SourceRange) -> SourceRange {
         let s = sourceOffset(ofDecoded: Int(range.start))
         let e = range.end > range.start ? sourceOffset(ofDecoded: Int(range.end) - 1) + 1 : s
         return SourceRange(s, max(s, e))

@@ -1,14 +1,14 @@
 /// What ``RelaxedJSONReader`` made of a file: the document, if it could be read, and the findings.
-public struct JSONReadResult: Sendable {
+package struct JSONReadResult: Sendable {
     /// The top-level value; nil when the document could not be read at all (a syntax error,
     /// invalid UTF-8, nesting that is too deep).
-    public var root: JSONNode?
+    package var root: JSONNode?
     /// Errors and warnings, in the order they were found. A non-nil ``root`` can still come with
     /// errors (a duplicate key, a forbidden trailing comma) that did not stop the reading.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
 
     /// Creates a result.
-    public init(root: JSONNode?, diagnostics: [Diagnostic]) {
+    package init(root: JSONNode?, diagnostics: [Diagnostic]) {
         self.root = root
         self.diagnostics = diagnostics
     }

@@ -1,5 +1,5 @@
 /// A JSON value for output, with object keys in the order given (stable golden files).
-public enum JSONText: Sendable, Equatable {
+package enum JSONText: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)
@@ -8,10 +8,10 @@ public enum JSONText: Sendable, Equatable {
     case array([JSONText])
     case object([(String, JSONText)])
 
-    public static func == (a: JSONText, b: JSONText) -> Bool { a.rendered() == b.rendered() }
+    package static func == (a: JSONText, b: JSONText) -> Bool { a.rendered() == b.rendered() }
 
     /// The JSON text; `indent` > 0 pretty-prints with that many spaces per level.
-    public func rendered(indent: Int = 2) -> String {
+    package func rendered(indent: Int = 2) -> String {
         var out = ""
         write(&out, indent: indent, level: 0)
         return out
@@ -54,7 +54,7 @@ public enum JSONText: Sendable, Equatable {
     /// `s` as a JSON string literal: quotes, `\"`, `\\` and control characters escaped (`\n`,
     /// `\r`, `\t`, `\b`, `\f`, else `\u00XX`; DEL too). The one quoting the project uses for
     /// JSON it writes (data export, reports, the server's messages).
-    public static func quote(_ s: String) -> String {
+    package static func quote(_ s: String) -> String {
         var out = "\""
         out.reserveCapacity(s.utf8.count + 2)
         appendEscaped(s, to: &out)
@@ -63,7 +63,7 @@ public enum JSONText: Sendable, Equatable {
     }
 
     /// Appends the escaped contents of a JSON string literal (without quotes).
-    public static func appendEscaped(_ s: String, to out: inout String) {
+    package static func appendEscaped(_ s: String, to out: inout String) {
         // Fast path: most strings need no escaping.
         if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
             out.append(s)
@@ -92,7 +92,7 @@ public enum JSONText: Sendable, Equatable {
     /// A number as JSON text: integers without a fraction (`1`, not `1.0`), `-0` as `0`, other
     /// values in Swift's shortest round-trip form (`0.1`, `1e+30`). Non-finite numbers, which
     /// JSON cannot hold, become `null`.
-    public static func number(_ d: Double) -> String {
+    package static func number(_ d: Double) -> String {
         guard d.isFinite else { return "null" }
         if d == 0 { return "0" }
         // Whole numbers below 1e18 fit Int64 exactly; print them as integers.

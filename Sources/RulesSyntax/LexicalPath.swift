@@ -1,10 +1,10 @@
 /// File paths resolved as text, without asking the file system (no symbolic links followed):
 /// the one place where `rules` normalises the paths it is given and walks up directories.
-public enum LexicalPath {
+package enum LexicalPath {
     /// `.` segments and doubled slashes dropped, `..` applied to the segment before it (kept at
     /// the start of a relative path, dropped at the root of an absolute one); `.` for an empty
     /// relative result.
-    public static func normalize(_ path: String) -> String {
+    package static func normalize(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
         var parts: [Substring] = []
         for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -22,12 +22,12 @@ public enum LexicalPath {
     }
 
     /// `path` made absolute against `workingDirectory` (itself absolute), then normalised.
-    public static func absolute(_ path: String, workingDirectory: String) -> String {
+    package static func absolute(_ path: String, workingDirectory: String) -> String {
         normalize(path.hasPrefix("/") ? path : workingDirectory + "/" + path)
     }
 
     /// The directories from `directory` (absolute, normalised) up to `/`, nearest first.
-    public static func ancestors(of directory: String) -> [String] {
+    package static func ancestors(of directory: String) -> [String] {
         var out = [directory]
         var dir = directory
         while dir != "/", let slash = dir.lastIndex(of: "/") {
@@ -38,7 +38,7 @@ public enum LexicalPath {
     }
 
     /// `name` inside `directory` (no doubled slash at the root).
-    public static func child(_ name: String, of directory: String) -> String {
+    package static func child(_ name: String, of directory: String) -> String {
         (directory == "/" ? "" : directory) + "/" + name
     }
 }

@@ -1,15 +1,15 @@
 /// The result of parsing one rule expression.
-public struct ParsedExpression: Sendable {
+package struct ParsedExpression: Sendable {
     /// The syntax tree; nil when there is any error.
-    public var root: Expression?
+    package var root: Expression?
     /// The errors found, with ranges in UTF-8 offsets of the expression text. The parser stops at
     /// the first error, so there is at most one.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
     /// The number of nodes in ``root``; node ids run from 0 to `nodeCount - 1`. Zero on error.
-    public var nodeCount: Int
+    package var nodeCount: Int
 
     /// Creates a result.
-    public init(root: Expression?, diagnostics: [Diagnostic], nodeCount: Int) {
+    package init(root: Expression?, diagnostics: [Diagnostic], nodeCount: Int) {
         self.root = root
         self.diagnostics = diagnostics
         self.nodeCount = nodeCount

@@ -3,9 +3,9 @@
 ///
 /// The reader works on the file's UTF-8 bytes. It is iterative, so deeply nested input cannot
 /// overflow the stack; nesting beyond ``JSONReaderOptions/maxDepth`` is reported as an error.
-public enum RelaxedJSONReader {
+package enum RelaxedJSONReader {
     /// Reads a whole file. `root` is nil when the document could not be read at all.
-    public static func read(_ file: SourceFile, options: JSONReaderOptions = .rulesFile) -> JSONReadResult {
+    package static func read(_ file: SourceFile, options: JSONReaderOptions = .rulesFile) -> JSONReadResult {
         let bytes = file.bytes
         // Invalid UTF-8 is checked over the whole file first, comments included, so that every
         // later step can rely on well-formed text.

@@ -1,13 +1,13 @@
 /// The text report: one line per test, details under each failed step, and the closing line
 /// `N passed, M failed` counting steps.
-public struct HumanReporter: Sendable {
+package struct HumanReporter: Sendable {
     /// ANSI colours on ✓/✗.
-    public var colors: Bool
+    package var colors: Bool
     /// Show each test's time (off for stable golden output).
-    public var showTimes: Bool
+    package var showTimes: Bool
 
     /// Creates a reporter.
-    public init(colors: Bool = false, showTimes: Bool = true) {
+    package init(colors: Bool = false, showTimes: Bool = true) {
         self.colors = colors
         self.showTimes = showTimes
     }
@@ -17,7 +17,7 @@ public struct HumanReporter: Sendable {
     }
 
     /// The test lines, without the closing summary line.
-    public func body(_ result: TestRunResult) -> String {
+    package func body(_ result: TestRunResult) -> String {
         var out = ""
         // Room for every test's line, so that the text is not copied as it grows.
         out.reserveCapacity(result.tests.reduce(0) { $0 + $1.name.utf8.count + 24 })
@@ -65,14 +65,14 @@ public struct HumanReporter: Sendable {
     }
 
     /// `N passed, M failed`, counting steps, then `, K tests skipped` when tests were skipped.
-    public func summary(_ result: TestRunResult) -> String {
+    package func summary(_ result: TestRunResult) -> String {
         let skipped = result.skippedTests
         return "\(result.passedSteps) passed, \(result.failedSteps) failed"
             + (skipped == 0 ? "" : ", \(skipped) \(skipped == 1 ? "test" : "tests") skipped")
     }
 
     /// The whole report, ending with the summary line.
-    public func report(_ result: TestRunResult) -> String {
+    package func report(_ result: TestRunResult) -> String {
         body(result) + summary(result) + "\n"
     }
 

@@ -5,12 +5,12 @@ import RulesSyntax
 /// (`file`, `line`, `name`, `step`, `operation`, `expected`, `actual`, `passed`; a failed step
 /// adds `problems`, `reason`, `decidingRule` and `explanation`), and one entry per skipped test
 /// (`file`, `line`, `name`, `skipped: true`). `passed` and `failed` count steps, `skipped` tests.
-public enum JSONReporter {
+package enum JSONReporter {
     /// The format's version: it changes only when a field changes meaning or goes away.
-    public static let version = 1
+    package static let version = 1
 
     /// The report, pretty-printed, ending with a line break.
-    public static func report(_ result: TestRunResult) -> String {
+    package static func report(_ result: TestRunResult) -> String {
         var out = "{\n  \"version\": \(version),\n  \"unit\": \"step\",\n"
         out += "  \"passed\": \(result.passedSteps),\n  \"failed\": \(result.failedSteps),\n  \"skipped\": \(result.skippedTests),\n  \"tests\": ["
         var first = true

@@ -4,9 +4,9 @@
 /// step with its explanation; a skipped test has `<skipped/>`. A spec file that cannot be loaded
 /// is a suite with one `<testcase>` holding an `<error>` per load error. JUnit counts tests (the
 /// text and JSON reports count steps).
-public enum JUnitReporter {
+package enum JUnitReporter {
     /// The XML document; `loadErrors` are the errors of spec files that could not be loaded.
-    public static func report(_ result: TestRunResult, loadErrors: [TestSpecError] = []) -> String {
+    package static func report(_ result: TestRunResult, loadErrors: [TestSpecError] = []) -> String {
         var errorFiles: [String] = []
         for e in loadErrors where !errorFiles.contains(e.file) { errorFiles.append(e.file) }
         let failures = result.tests.count { !$0.passed }
@@ -64,7 +64,7 @@ public enum JUnitReporter {
     }
 
     /// Escapes `& < > " '` and drops characters XML 1.0 cannot hold.
-    public static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         // Most text has nothing to escape: return it as it is.
         if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") || $0 == 0xEF }) {
             return s

@@ -6,7 +6,7 @@ extension LoadedRules {
     /// Compiles a source file; errors become ``TestSpecError``s pointing into that file.
     /// `origin` maps an error's byte range to a place in another file (inline rules written in
     /// YAML are compiled from generated JSON; their errors point at the YAML).
-    public static func compile(
+    package static func compile(
         _ file: SourceFile, origin: ((SourceRange) -> (file: String, location: SourceLocation)?)? = nil
     ) throws(TestSpecErrors) -> LoadedRules {
         let result = RulesCompiler.compile(file)

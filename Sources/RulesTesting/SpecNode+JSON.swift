@@ -3,7 +3,7 @@ import RulesSyntax
 extension SpecNode {
     /// Reads a JSON spec file (comments and trailing commas allowed). The first error the reader
     /// reports is thrown with its line and column.
-    public static func readJSON(_ file: SourceFile) throws(TestSpecError) -> SpecNode {
+    package static func readJSON(_ file: SourceFile) throws(TestSpecError) -> SpecNode {
         let result = RelaxedJSONReader.read(file)
         if let error = result.diagnostics.first(where: { $0.severity == .error }) {
             throw TestSpecError(file: file.path, location: file.location(of: error.range), message: error.message)

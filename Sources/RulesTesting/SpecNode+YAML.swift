@@ -13,7 +13,7 @@ extension SpecNode {
     }
 
     /// Reads a YAML document. Errors carry the line and column Yams reports.
-    public static func readYAML(_ text: String, path: String) throws(TestSpecError) -> SpecNode {
+    package static func readYAML(_ text: String, path: String) throws(TestSpecError) -> SpecNode {
         let node: Node?
         do {
             node = try Yams.compose(yaml: text, try coreSchemaResolver())

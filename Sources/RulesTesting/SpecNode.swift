@@ -1,9 +1,9 @@
 import RulesSyntax
 
 /// A value of a spec file, YAML or JSON alike, with the line and column it starts at.
-public struct SpecNode: Sendable {
+package struct SpecNode: Sendable {
     /// The kinds of value.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         case null
         case bool(Bool)
         case number(Double)
@@ -13,56 +13,56 @@ public struct SpecNode: Sendable {
     }
 
     /// What the value is.
-    public var kind: Kind
+    package var kind: Kind
     /// Where it starts (1-based line and column).
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// Its bytes in the file, when known (JSON files), for slicing inline rules out of the text.
-    public var range: SourceRange?
+    package var range: SourceRange?
 
     /// Creates a node.
-    public init(_ kind: Kind, at location: SourceLocation, range: SourceRange? = nil) {
+    package init(_ kind: Kind, at location: SourceLocation, range: SourceRange? = nil) {
         self.kind = kind
         self.location = location
         self.range = range
     }
 
     /// The members when this is an object.
-    public var members: [SpecMember]? {
+    package var members: [SpecMember]? {
         if case .object(let m) = kind { return m }
         return nil
     }
 
     /// The items when this is a list.
-    public var items: [SpecNode]? {
+    package var items: [SpecNode]? {
         if case .array(let items) = kind { return items }
         return nil
     }
 
     /// The string when this is a string.
-    public var string: String? {
+    package var string: String? {
         if case .string(let s) = kind { return s }
         return nil
     }
 
     /// The number when this is a number.
-    public var number: Double? {
+    package var number: Double? {
         if case .number(let n) = kind { return n }
         return nil
     }
 
     /// True for null.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = kind { return true }
         return false
     }
 
     /// The member with this key, if this is an object that has it.
-    public subscript(key: String) -> SpecNode? {
+    package subscript(key: String) -> SpecNode? {
         members?.first { $0.key == key }?.value
     }
 
     /// A short noun for messages ("a string", "an object").
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch kind {
         case .null: "null"
         case .bool: "a boolean"
@@ -74,14 +74,14 @@ public struct SpecNode: Sendable {
     }
 
     /// The value as compact JSON text (numbers in their shortest round-trip form).
-    public var jsonText: String {
+    package var jsonText: String {
         var out = ""
         writeJSON(to: &out, indent: nil, level: 0)
         return out
     }
 
     /// The value as JSON text with one member per line.
-    public var prettyJSONText: String {
+    package var prettyJSONText: String {
         var out = ""
         writeJSON(to: &out, indent: "  ", level: 0)
         return out
@@ -136,16 +136,16 @@ public struct SpecNode: Sendable {
 }
 
 /// One `key: value` pair of a spec object.
-public struct SpecMember: Sendable {
+package struct SpecMember: Sendable {
     /// The key.
-    public var key: String
+    package var key: String
     /// Where the key starts.
-    public var keyLocation: SourceLocation
+    package var keyLocation: SourceLocation
     /// The value.
-    public var value: SpecNode
+    package var value: SpecNode
 
     /// Creates a member.
-    public init(key: String, keyLocation: SourceLocation, value: SpecNode) {
+    package init(key: String, keyLocation: SourceLocation, value: SpecNode) {
         self.key = key
         self.keyLocation = keyLocation
         self.value = value

@@ -4,7 +4,7 @@ import RulesRuntime
 import RulesSyntax
 
 /// The output format of `rules test`.
-public enum TestOutputFormat: String, Sendable, CaseIterable {
+package enum TestOutputFormat: String, Sendable, CaseIterable {
     /// One line per test, details for failures, `N passed, M failed` last.
     case text
     /// One JSON object (see ``JSONReporter``).
@@ -12,72 +12,72 @@ public enum TestOutputFormat: String, Sendable, CaseIterable {
 }
 
 /// What `rules test` was asked to do.
-public struct TestCLIOptions: Sendable {
+package struct TestCLIOptions: Sendable {
     /// Spec files and directories.
-    public var paths: [String]
+    package var paths: [String]
     /// `--rules FILE`: rules for specs without `rules:` and for targaryen specs.
-    public var rulesPath: String?
+    package var rulesPath: String?
     /// `--filter TEXT`: run only tests whose name contains the text.
-    public var filter: String?
+    package var filter: String?
     /// `--format`.
-    public var format: TestOutputFormat = .text
+    package var format: TestOutputFormat = .text
     /// `--junit PATH`.
-    public var junitPath: String?
+    package var junitPath: String?
     /// `--coverage`: print the coverage summary.
-    public var coverage = false
+    package var coverage = false
     /// `--coverage-json PATH`.
-    public var coverageJSONPath: String?
+    package var coverageJSONPath: String?
     /// `--coverage-lcov PATH`.
-    public var coverageLCOVPath: String?
+    package var coverageLCOVPath: String?
     /// `--min-coverage N`: fail below N percent of rules evaluated.
-    public var minCoverage: Double?
+    package var minCoverage: Double?
     /// Colour the text output.
-    public var colors = false
+    package var colors = false
     /// Show test times in the text output.
-    public var showTimes = true
+    package var showTimes = true
     /// The run's clock (ms); the current time when nil.
-    public var startTime: Double?
+    package var startTime: Double?
     /// Show progress on standard error (`N/M tests`, updated in place) once a run has taken
     /// more than a second; the command turns it on when standard error is a terminal.
-    public var showProgress = false
+    package var showProgress = false
 
     /// Creates options for these paths.
-    public init(paths: [String]) { self.paths = paths }
+    package init(paths: [String]) { self.paths = paths }
 
     /// True when anything needs coverage data.
-    public var wantsCoverage: Bool {
+    package var wantsCoverage: Bool {
         coverage || coverageJSONPath != nil || coverageLCOVPath != nil || minCoverage != nil
     }
 }
 
 /// What `rules test` printed and how it ended.
-public struct TestCLIOutput: Sendable {
+package struct TestCLIOutput: Sendable {
     /// Standard output.
-    public var stdout: String
+    package var stdout: String
     /// Standard error.
-    public var stderr: String
+    package var stderr: String
     /// 0 all passed, 1 any failed (or coverage below the minimum), 2 unusable input.
-    public var exitCode: Int32
+    package var exitCode: Int32
     /// The run's results (nil when the input could not be loaded).
-    public var result: TestRunResult?
+    package var result: TestRunResult?
     /// The coverage, when collected.
-    public var coverage: CoverageCollector?
+    package var coverage: CoverageCollector?
     /// What the run loaded and built, kept here so that a command that exits right after
     /// printing need not free it first: freeing a large spec's data and starting tree takes
     /// about as long as building them.
-    public var loaded: Loaded?
+    package var loaded: Loaded?
 
     /// The specs a run loaded, and the last spec's starting tree.
-    public struct Loaded: Sendable {
+    package struct Loaded: Sendable {
         let specs: [TestSpec]
         let tree: DataNode?
     }
 }
 
 /// `rules test`, as a function: load, run, report. The command only prints what this returns.
-public enum TestCLI {
+package enum TestCLI {
     /// Runs the whole command.
-    public static func run(_ options: TestCLIOptions) -> TestCLIOutput {
+    package static func run(_ options: TestCLIOptions) -> TestCLIOutput {
         var errors: [TestSpecError] = []
         var specs: [TestSpec] = []
         var loader = TestSpecLoader(defaultRulesPath: options.rulesPath)

@@ -4,22 +4,22 @@ import RulesRuntime
 /// The state one test's steps run on, as `rules test` replays them: the test's clock, the tree
 /// built from its data and seeds, and push keys from a fixed seed (the same on every run).
 /// `rules bench` replays tests the same way, so every step sees the state its test gives it.
-public struct TestReplay: Sendable {
+package struct TestReplay: Sendable {
     /// The test's clock (ms): its `now`, else the spec's, else the default.
-    public let clock: Double
+    package let clock: Double
     /// The tree the next step is decided on.
-    public private(set) var root: DataNode?
+    package private(set) var root: DataNode?
     private var pushKeys = PushKey(seed: 0)
 
     /// The state before the first step of `test`; `startTime` is the clock when neither the test
     /// nor the spec sets `now`.
-    public init(_ test: TestCase, in spec: TestSpec, startTime: Double) {
+    package init(_ test: TestCase, in spec: TestSpec, startTime: Double) {
         self.init(test, in: spec, startTime: startTime, specRoot: nil)
     }
 
     /// The same, with the tree of the spec's `data` already built for this test's clock
     /// (`specRoot`; nil: build it), so that the tests of a spec share one starting tree.
-    public init(_ test: TestCase, in spec: TestSpec, startTime: Double, specRoot: DataNode??) {
+    package init(_ test: TestCase, in spec: TestSpec, startTime: Double, specRoot: DataNode??) {
         clock = Self.clock(test, in: spec, startTime: startTime)
         var root: DataNode?
         if test.data == nil, let specRoot {
@@ -35,12 +35,12 @@ public struct TestReplay: Sendable {
     }
 
     /// A test's clock: its `now`, else the spec's, else `startTime`.
-    public static func clock(_ test: TestCase, in spec: TestSpec, startTime: Double) -> Double {
+    package static func clock(_ test: TestCase, in spec: TestSpec, startTime: Double) -> Double {
         test.now ?? spec.now ?? startTime
     }
 
     /// The step's time and engine operation (a push takes the next key).
-    public mutating func operation(_ step: TestStep) -> (operation: DatabaseOperation, now: Double) {
+    package mutating func operation(_ step: TestStep) -> (operation: DatabaseOperation, now: Double) {
         let now = step.now ?? clock
         let operation: DatabaseOperation =
             switch step.operation {
@@ -54,7 +54,7 @@ public struct TestReplay: Sendable {
     }
 
     /// Moves to the state after `operation`: an allowed write's new tree.
-    public mutating func apply(_ decision: Decision, of operation: DatabaseOperation) {
+    package mutating func apply(_ decision: Decision, of operation: DatabaseOperation) {
         if decision.allowed && operation.isWrite { root = decision.newRoot }
     }
 }

@@ -1,44 +1,44 @@
 import RulesRuntime
 
 /// The outcome of running spec files.
-public struct TestRunResult: Sendable {
+package struct TestRunResult: Sendable {
     /// One entry per test, in run order.
-    public var tests: [TestResult]
+    package var tests: [TestResult]
 
     /// Creates a result.
-    public init(tests: [TestResult]) { self.tests = tests }
+    package init(tests: [TestResult]) { self.tests = tests }
 
     /// Steps whose expectation held.
-    public var passedSteps: Int { tests.reduce(0) { $0 + $1.steps.count { $0.passed } } }
+    package var passedSteps: Int { tests.reduce(0) { $0 + $1.steps.count { $0.passed } } }
     /// Steps whose expectation did not hold.
-    public var failedSteps: Int { tests.reduce(0) { $0 + $1.steps.count { !$0.passed } } }
+    package var failedSteps: Int { tests.reduce(0) { $0 + $1.steps.count { !$0.passed } } }
     /// Tests skipped (`skip: true`, or left out by another test's `only: true`).
-    public var skippedTests: Int { tests.count { $0.skipped } }
+    package var skippedTests: Int { tests.count { $0.skipped } }
     /// Tests run whose every step passed.
-    public var passedTests: Int { tests.count { !$0.skipped && $0.passed } }
+    package var passedTests: Int { tests.count { !$0.skipped && $0.passed } }
     /// Tests with a failed step.
-    public var failedTests: Int { tests.count { !$0.passed } }
+    package var failedTests: Int { tests.count { !$0.passed } }
     /// True when every step passed.
-    public var allPassed: Bool { failedSteps == 0 }
+    package var allPassed: Bool { failedSteps == 0 }
 }
 
 /// The outcome of one test.
-public struct TestResult: Sendable {
+package struct TestResult: Sendable {
     /// The spec file.
-    public var file: String
+    package var file: String
     /// The test's name.
-    public var name: String
+    package var name: String
     /// Wall-clock time for the whole test, in ms.
-    public var milliseconds: Double
+    package var milliseconds: Double
     /// The steps run (all of them; a failing step does not stop the test).
-    public var steps: [StepResult]
+    package var steps: [StepResult]
     /// The line where the test starts in its file.
-    public var line: Int = 1
+    package var line: Int = 1
     /// True when the test was not run (`skip`, or another test's `only`).
-    public var skipped = false
+    package var skipped = false
 
     /// Creates a result.
-    public init(file: String, name: String, milliseconds: Double, steps: [StepResult], line: Int = 1, skipped: Bool = false) {
+    package init(file: String, name: String, milliseconds: Double, steps: [StepResult], line: Int = 1, skipped: Bool = false) {
         self.file = file
         self.name = name
         self.milliseconds = milliseconds
@@ -48,15 +48,15 @@ public struct TestResult: Sendable {
     }
 
     /// True when every step passed.
-    public var passed: Bool { steps.allSatisfy(\.passed) }
+    package var passed: Bool { steps.allSatisfy(\.passed) }
 }
 
 /// The outcome of one step.
-public struct StepResult: Sendable {
+package struct StepResult: Sendable {
     /// 1-based position in the test.
-    public var index: Int
+    package var index: Int
     /// What was done, e.g. `update / as alice`.
-    public var description: String {
+    package var description: String {
         get { descriptionText ?? step.map { "\($0.operation.summary) as \($0.caller)" } ?? "" }
         set { descriptionText = newValue }
     }
@@ -65,11 +65,11 @@ public struct StepResult: Sendable {
     /// The step run, whose description is written out when read (unless one was given).
     private var step: TestStep?
     /// True when the step expected the operation to be allowed.
-    public var expectedAllow: Bool
+    package var expectedAllow: Bool
     /// True when the engine allowed it.
-    public var actualAllow: Bool
+    package var actualAllow: Bool
     /// The engine's one-line reason for a denial.
-    public var reason: String? {
+    package var reason: String? {
         get {
             switch reasonSource {
             case .given(let text): text
@@ -86,13 +86,13 @@ public struct StepResult: Sendable {
         case decision(DeferredReason)
     }
     /// The explanation, for failed steps only.
-    public var explanation: Explanation?
+    package var explanation: Explanation?
     /// Expectations besides allow/deny that did not hold (`expectData`, `expectValue`,
     /// `expectRule`, `expectReason`), one message each.
-    public var problems: [String] = []
+    package var problems: [String] = []
 
     /// Creates a result.
-    public init(index: Int, description: String, expectedAllow: Bool, actualAllow: Bool, reason: String?, explanation: Explanation?) {
+    package init(index: Int, description: String, expectedAllow: Bool, actualAllow: Bool, reason: String?, explanation: Explanation?) {
         self.index = index
         self.descriptionText = description
         self.expectedAllow = expectedAllow
@@ -114,9 +114,9 @@ public struct StepResult: Sendable {
     }
 
     /// True when every expectation held.
-    public var passed: Bool { expectedAllow == actualAllow && problems.isEmpty }
+    package var passed: Bool { expectedAllow == actualAllow && problems.isEmpty }
     /// `allow` or `deny`.
-    public var expected: String { expectedAllow ? "allow" : "deny" }
+    package var expected: String { expectedAllow ? "allow" : "deny" }
     /// `allow` or `deny`.
-    public var actual: String { actualAllow ? "allow" : "deny" }
+    package var actual: String { actualAllow ? "allow" : "deny" }
 }

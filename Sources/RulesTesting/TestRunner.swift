@@ -3,16 +3,16 @@ import RulesCoverage
 import RulesRuntime
 
 /// Runs loaded specs: each test from a fresh tree, its steps in order on one state.
-public struct TestRunner {
+package struct TestRunner {
     /// Only tests whose name contains this text run (all when nil).
-    public var filter: String?
+    package var filter: String?
     /// The default clock (ms since the epoch), fixed for the run.
-    public var startTime: Double
+    package var startTime: Double
     /// Coverage, recorded when present.
-    public var coverage: CoverageCollector?
+    package var coverage: CoverageCollector?
     /// Called after each test with the number of tests run and the number to run, for progress
     /// on long runs.
-    public var progress: ((_ done: Int, _ total: Int) -> Void)?
+    package var progress: ((_ done: Int, _ total: Int) -> Void)?
     /// Decisions of passing steps reuse this storage; only a failing step is decided again with
     /// an explanation.
     private var scratch = DecisionScratch()
@@ -25,14 +25,14 @@ public struct TestRunner {
     var lastSpecTree: DataNode? { specTree?.root }
 
     /// Creates a runner.
-    public init(filter: String? = nil, startTime: Double, coverage: CoverageCollector? = nil) {
+    package init(filter: String? = nil, startTime: Double, coverage: CoverageCollector? = nil) {
         self.filter = filter
         self.startTime = startTime
         self.coverage = coverage
     }
 
     /// Runs every test of every spec (that the filter keeps).
-    public mutating func run(_ specs: [TestSpec]) -> TestRunResult {
+    package mutating func run(_ specs: [TestSpec]) -> TestRunResult {
         var results: [TestResult] = []
         // The tests the filter keeps, by index (the tests themselves are not copied).
         let selected: [[Int]] = specs.map { spec in
@@ -62,7 +62,7 @@ public struct TestRunner {
     }
 
     /// Runs one test.
-    public mutating func run(_ test: TestCase, in spec: TestSpec) -> TestResult {
+    package mutating func run(_ test: TestCase, in spec: TestSpec) -> TestResult {
         let started = ContinuousClock.now
         var replay = TestReplay(test, in: spec, startTime: startTime, specRoot: sharedRoot(test, in: spec))
         var steps: [StepResult] = []

@@ -3,20 +3,20 @@ import RulesRuntime
 import RulesSyntax
 
 /// A loaded spec file: the rules, the starting data and the tests, ready to run.
-public struct TestSpec: Sendable {
+package struct TestSpec: Sendable {
     /// The spec file's path, as given.
-    public var path: String
+    package var path: String
     /// The compiled rules the tests run against.
-    public var rules: LoadedRules
+    package var rules: LoadedRules
     /// The file-level clock (ms), if set.
-    public var now: Double?
+    package var now: Double?
     /// The file-level starting tree, if any (server values are resolved with each test's clock).
-    public var data: DataInput?
+    package var data: DataInput?
     /// The tests, in file order.
-    public var tests: [TestCase]
+    package var tests: [TestCase]
 
     /// Creates a spec.
-    public init(path: String, rules: LoadedRules, now: Double?, data: DataInput?, tests: [TestCase]) {
+    package init(path: String, rules: LoadedRules, now: Double?, data: DataInput?, tests: [TestCase]) {
         self.path = path
         self.rules = rules
         self.now = now
@@ -26,26 +26,26 @@ public struct TestSpec: Sendable {
 }
 
 /// One test: a fresh starting tree and steps run in order on one state.
-public struct TestCase: Sendable {
+package struct TestCase: Sendable {
     /// The name.
-    public var name: String
+    package var name: String
     /// Where the test starts in its file.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// Replaces the file-level data, when set.
-    public var data: DataInput?
+    package var data: DataInput?
     /// Path → value written over the data without rules, in order.
-    public var seed: [(path: DataPath, value: DataInput)]
+    package var seed: [(path: DataPath, value: DataInput)]
     /// The test's clock (ms), if set.
-    public var now: Double?
+    package var now: Double?
     /// The steps.
-    public var steps: [TestStep]
+    package var steps: [TestStep]
     /// `skip: true`: reported as skipped, not run.
-    public var skip = false
+    package var skip = false
     /// `only: true`: when any test of a file has it, only those tests of the file run.
-    public var only = false
+    package var only = false
 
     /// Creates a test.
-    public init(name: String, location: SourceLocation, data: DataInput?, seed: [(path: DataPath, value: DataInput)], now: Double?, steps: [TestStep]) {
+    package init(name: String, location: SourceLocation, data: DataInput?, seed: [(path: DataPath, value: DataInput)], now: Double?, steps: [TestStep]) {
         self.name = name
         self.location = location
         self.data = data
@@ -56,33 +56,33 @@ public struct TestCase: Sendable {
 }
 
 /// One operation with its expected outcome.
-public struct TestStep: Sendable {
+package struct TestStep: Sendable {
     /// The caller (``AuthValue/null`` when unauthenticated).
-    public var auth: AuthValue
+    package var auth: AuthValue
     /// How the caller is shown in messages: the `auth` name, a uid, or `unauthenticated`.
-    public var caller: String
+    package var caller: String
     /// What to do.
-    public var operation: StepOperation
+    package var operation: StepOperation
     /// The step's clock (ms), if set.
-    public var now: Double?
+    package var now: Double?
     /// True when the operation must be allowed.
-    public var expectAllow: Bool
+    package var expectAllow: Bool
     /// Where the step starts in its file.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// `expectData`: path → the value stored there after the step (null: nothing).
-    public var expectData: [(path: DataPath, value: DataInput)] = []
+    package var expectData: [(path: DataPath, value: DataInput)] = []
     /// `expectValue`: the value a read returns (what is stored at its path).
-    public var expectValue: DataInput?
+    package var expectValue: DataInput?
     /// `expectRule`: the rule that decided, as its rule path (`/posts/$postId/.write`).
-    public var expectRule: String?
+    package var expectRule: String?
     /// `expectReason`: text the denial's reason or explanation contains.
-    public var expectReason: String?
+    package var expectReason: String?
 
     /// True when checking the step needs its explanation (which rule decided, and why).
-    public var needsExplanation: Bool { expectRule != nil || expectReason != nil }
+    package var needsExplanation: Bool { expectRule != nil || expectReason != nil }
 
     /// Creates a step.
-    public init(auth: AuthValue, caller: String, operation: StepOperation, now: Double?, expectAllow: Bool, location: SourceLocation) {
+    package init(auth: AuthValue, caller: String, operation: StepOperation, now: Double?, expectAllow: Bool, location: SourceLocation) {
         self.auth = auth
         self.caller = caller
         self.operation = operation
@@ -94,7 +94,7 @@ public struct TestStep: Sendable {
 
 /// The operation of a step. Paths are passed to the engine as written, so that an invalid one is
 /// refused (denied) with the engine's reason rather than rejected while loading.
-public enum StepOperation: Sendable {
+package enum StepOperation: Sendable {
     /// A read, plain or as a query.
     case read(path: String, query: QueryParameters)
     /// Replace the value at a path.
@@ -107,7 +107,7 @@ public enum StepOperation: Sendable {
     case push(path: String, value: DataInput)
 
     /// A one-line description, e.g. `update /` or `read /posts/p1`.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .read(let p, let q): "read \(p)" + (q == .none ? "" : " (query)")
         case .set(let p, _): "set \(p)"

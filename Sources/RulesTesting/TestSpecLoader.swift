@@ -7,18 +7,18 @@ import RulesSyntax
 ///
 /// Compiled rules are cached by normalised path, so specs sharing a rules file share one
 /// ``LoadedRules`` (and one coverage record).
-public struct TestSpecLoader {
+package struct TestSpecLoader {
     /// The rules used by specs without a `rules:` entry, and by targaryen-style specs (`--rules`).
-    public var defaultRulesPath: String?
+    package var defaultRulesPath: String?
     private var cache: [String: LoadedRules] = [:]
 
     /// Creates a loader.
-    public init(defaultRulesPath: String? = nil) {
+    package init(defaultRulesPath: String? = nil) {
         self.defaultRulesPath = defaultRulesPath
     }
 
     /// Every rules file loaded so far, by path.
-    public var loadedRules: [LoadedRules] { cache.keys.sorted().compactMap { cache[$0] } }
+    package var loadedRules: [LoadedRules] { cache.keys.sorted().compactMap { cache[$0] } }
 
     static let stepKeys: Set<String> = [
         "as", "read", "query", "set", "value", "update", "values", "delete", "push", "priority", "now", "expect",
@@ -36,7 +36,7 @@ public struct TestSpecLoader {
     /// Expands paths: files as given, directories searched recursively for `*.test.yaml`,
     /// `*.test.yml` and `*.test.json` (sorted). A missing path, or a directory without specs, is
     /// an error.
-    public static func specFiles(in paths: [String]) throws(TestSpecErrors) -> [String] {
+    package static func specFiles(in paths: [String]) throws(TestSpecErrors) -> [String] {
         var out: [String] = []
         var errors: [TestSpecError] = []
         let start = SourceLocation(line: 1, column: 1)
@@ -63,12 +63,12 @@ public struct TestSpecLoader {
     }
 
     /// True for spec file names.
-    public static func isSpecFile(_ name: String) -> Bool {
+    package static func isSpecFile(_ name: String) -> Bool {
         name.hasSuffix(".test.yaml") || name.hasSuffix(".test.yml") || name.hasSuffix(".test.json")
     }
 
     /// Reads and loads a spec file.
-    public mutating func load(path: String) throws(TestSpecErrors) -> TestSpec {
+    package mutating func load(path: String) throws(TestSpecErrors) -> TestSpec {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TestSpecErrors([TestSpecError(file: path, location: SourceLocation(line: 1, column: 1), message: "cannot read the file")])
         }
@@ -76,7 +76,7 @@ public struct TestSpecLoader {
     }
 
     /// Loads a spec from its text: JSON when the path ends in `.json`, YAML otherwise.
-    public mutating func load(file: SourceFile) throws(TestSpecErrors) -> TestSpec {
+    package mutating func load(file: SourceFile) throws(TestSpecErrors) -> TestSpec {
         let context = SpecContext(path: file.path)
         do {
             let root: SpecNode

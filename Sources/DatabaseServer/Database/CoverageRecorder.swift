@@ -10,7 +10,7 @@ import Synchronization
 /// are immutable, so deciding again later gives the same result) and a background task decides
 /// it again with a tracer. When the queue is full (``capacity`` decisions waiting), decisions are
 /// counted as dropped instead. New rules in a namespace start its coverage afresh.
-public final class CoverageRecorder: Sendable {
+package final class CoverageRecorder: Sendable {
     /// One decision to account for.
     struct Job: Sendable {
         let namespace: String
@@ -22,7 +22,7 @@ public final class CoverageRecorder: Sendable {
     }
 
     /// Decisions that may wait to be counted.
-    public let capacity: Int
+    package let capacity: Int
     private let queue: AsyncStream<Job>.Continuation
     private let stream: AsyncStream<Job>
     private let state = Mutex(State())
@@ -34,7 +34,7 @@ public final class CoverageRecorder: Sendable {
     }
 
     /// A recorder holding at most `capacity` waiting decisions.
-    public init(capacity: Int = 10_000) {
+    package init(capacity: Int = 10_000) {
         self.capacity = capacity
         (stream, queue) = AsyncStream<Job>.makeStream(bufferingPolicy: .bufferingOldest(capacity))
     }
@@ -48,7 +48,7 @@ public final class CoverageRecorder: Sendable {
     }
 
     /// Counts queued decisions until the task is cancelled.
-    public func run() async {
+    package func run() async {
         for await job in stream {
             if Task.isCancelled { break }
             var tracer = CoverageTracer()
@@ -69,14 +69,14 @@ public final class CoverageRecorder: Sendable {
     }
 
     /// Stops the background task's loop.
-    public func stop() { queue.finish() }
+    package func stop() { queue.finish() }
 
     /// Decisions still waiting to be counted.
-    public var pending: Int { state.withLock { $0.pending } }
+    package var pending: Int { state.withLock { $0.pending } }
 
     /// The coverage of a namespace's current rules as JSON: the `rules test --coverage-json`
     /// format plus `namespace`, `dropped` and `pending` counts.
-    public func json(namespace: String, rules: LoadedRules) -> String {
+    package func json(namespace: String, rules: LoadedRules) -> String {
         let (collector, dropped, pending) = counts(namespace: namespace, rules: rules)
         let report = CoverageReporter.json(collector).trimmingTrailingNewline
         let extra = #""namespace":"# + DataText.jsonQuoted(namespace) + #","dropped":\#(dropped),"pending":\#(pending),"#
@@ -85,7 +85,7 @@ public final class CoverageRecorder: Sendable {
 
     /// The coverage of a namespace's current rules (zero counts when none were counted for
     /// them yet), with the decisions dropped and still waiting.
-    public func counts(namespace: String, rules: LoadedRules) -> (collector: CoverageCollector, dropped: Int, pending: Int) {
+    package func counts(namespace: String, rules: LoadedRules) -> (collector: CoverageCollector, dropped: Int, pending: Int) {
         state.withLock { state in
             if let entry = state.namespaces[namespace], entry.rules === rules {
                 return (entry.collector, state.dropped, state.pending)

@@ -12,20 +12,20 @@ import Synchronization
 /// makes an administrator act as that `auth` value, with every rule applied; any other caller
 /// sending it is refused. From a browser page that is not on this machine (see
 /// ``RequestOrigin``), `owner` is refused.
-public struct Credentials: Sendable, Hashable {
+package struct Credentials: Sendable, Hashable {
     /// The token, if any.
-    public var token: String?
+    package var token: String?
     /// The raw `auth_variable_override` JSON, if any.
-    public var authOverride: String?
+    package var authOverride: String?
 
     /// Credentials from a token and an override.
-    public init(token: String? = nil, authOverride: String? = nil) {
+    package init(token: String? = nil, authOverride: String? = nil) {
         self.token = token
         self.authOverride = authOverride
     }
 
     /// The identity these credentials give, or the production error.
-    public func identity() throws(ServerError) -> Identity {
+    package func identity() throws(ServerError) -> Identity {
         let base: Identity
         if let token, !token.isEmpty {
             if token == "owner" {
@@ -55,7 +55,7 @@ public struct Credentials: Sendable, Hashable {
 
     /// Whether a WebSocket connection or request whose `Origin` header is `origin` (nil: none)
     /// may use the administrator's credentials (see ``RequestOrigin/allowsAdministrator``).
-    public static func allowsAdministrator(origin: String?, fetchSite: String? = nil, authority: String? = nil) -> Bool {
+    package static func allowsAdministrator(origin: String?, fetchSite: String? = nil, authority: String? = nil) -> Bool {
         RequestOrigin(origin: origin, fetchSite: fetchSite, authority: authority).allowsAdministrator
     }
 

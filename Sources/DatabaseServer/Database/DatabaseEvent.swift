@@ -1,5 +1,5 @@
 /// What a listener is told about a change, in the terms every transport shares.
-public enum DatabaseEvent: Sendable, Equatable {
+package enum DatabaseEvent: Sendable, Equatable {
     /// Replace the value at `path` (relative to the listened location; `/` is the location
     /// itself) with `value` (`null` deletes).
     case put(path: String, value: RenderedValue)
@@ -14,7 +14,7 @@ public enum DatabaseEvent: Sendable, Equatable {
 
 extension DatabaseEvent {
     /// Events are equal when they say the same in the plain form.
-    public static func == (a: DatabaseEvent, b: DatabaseEvent) -> Bool {
+    package static func == (a: DatabaseEvent, b: DatabaseEvent) -> Bool {
         switch (a, b) {
         case (.put(let p, let x), .put(let q, let y)), (.patch(let p, let x), .patch(let q, let y)): p == q && x.plain == y.plain
         case (.cancel(let x), .cancel(let y)): x == y

@@ -3,14 +3,14 @@ import Synchronization
 /// Keeps the last rules decision a request caused, so that the request log can explain it
 /// later. A transport sets ``current`` for the time it handles one request; the namespace hands
 /// each decision it makes for a caller (administrators are not decided) to it.
-public final class DecisionCapture: Sendable {
+package final class DecisionCapture: Sendable {
     /// The capture of the request being handled by this task, if any.
-    @TaskLocal public static var current: DecisionCapture?
+    @TaskLocal package static var current: DecisionCapture?
 
     private let last = Mutex<RecordedDecision?>(nil)
 
     /// An empty capture.
-    public init() {}
+    package init() {}
 
     /// Keeps a decision (replacing the one before: the last decision is the one that answered).
     func keep(_ decision: RecordedDecision) {
@@ -18,5 +18,5 @@ public final class DecisionCapture: Sendable {
     }
 
     /// The decision kept, if the request caused one.
-    public var decision: RecordedDecision? { last.withLock { $0 } }
+    package var decision: RecordedDecision? { last.withLock { $0 } }
 }

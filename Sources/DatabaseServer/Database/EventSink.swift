@@ -1,5 +1,5 @@
 /// Where a listener's events go: a transport's connection. ``deliver(_:)`` never blocks.
-public protocol EventSink: Sendable {
+package protocol EventSink: Sendable {
     /// Queues an event for the client. Returns false when the client's queue is full (it reads
     /// too slowly): the listener is then cancelled and closed.
     func deliver(_ event: DatabaseEvent) -> Bool

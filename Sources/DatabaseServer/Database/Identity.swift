@@ -2,7 +2,7 @@ import DatabaseRules
 
 /// Who a request or connection acts as, made once from its credentials and shared by every
 /// transport.
-public enum Identity: Sendable, Hashable, CustomStringConvertible {
+package enum Identity: Sendable, Hashable, CustomStringConvertible {
     /// An administrator (`Authorization: Bearer owner`): rules are not evaluated, as in the
     /// emulator. Limits, key checks and `.indexOn` still apply.
     case admin
@@ -10,19 +10,19 @@ public enum Identity: Sendable, Hashable, CustomStringConvertible {
     case user(AuthValue)
 
     /// The `auth` variable the rules see (nil for an administrator).
-    public var auth: AuthValue? {
+    package var auth: AuthValue? {
         if case .user(let auth) = self { return auth }
         return nil
     }
 
     /// `auth.uid`, when there is one.
-    public var uid: String? {
+    package var uid: String? {
         if case .user(let auth) = self, case .string(let uid) = auth["uid"] { return uid }
         return nil
     }
 
     /// `admin`, `uid alice`, or `unauthenticated`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .admin: "admin"
         case .user(let auth):

@@ -13,9 +13,9 @@ import Synchronization
 /// for the disk (so the log has the commit order), and hands the events it causes to the
 /// listeners' sinks, in commit order, before the lock is released. A commit whose snapshot is no
 /// longer current (the rules changed meanwhile) is decided again.
-public final class Namespace: Sendable {
+package final class Namespace: Sendable {
     /// The namespace's name.
-    public let name: String
+    package let name: String
     /// Where decisions are counted for the coverage report (nil: not counted).
     let coverage: CoverageRecorder?
     /// Where committed changes are stored (nil: in memory only).
@@ -45,7 +45,7 @@ public final class Namespace: Sendable {
     }
 
     /// A namespace holding `database`, decided by `rules`.
-    public init(name: String, rules: NamespaceRules, database: Database = Database(), coverage: CoverageRecorder? = nil, store: DurableStore? = nil) {
+    package init(name: String, rules: NamespaceRules, database: Database = Database(), coverage: CoverageRecorder? = nil, store: DurableStore? = nil) {
         self.name = name
         self.coverage = coverage
         self.store = store
@@ -54,11 +54,11 @@ public final class Namespace: Sendable {
     }
 
     /// The current data.
-    public var database: Database { state.withLock { $0.database } }
+    package var database: Database { state.withLock { $0.database } }
     /// The current rules.
-    public var rules: NamespaceRules { state.withLock { $0.rules } }
+    package var rules: NamespaceRules { state.withLock { $0.rules } }
     /// The number of open listeners.
-    public var listenerCount: Int { state.withLock { $0.groupOf.count } }
+    package var listenerCount: Int { state.withLock { $0.groupOf.count } }
 
     private func snapshot() -> Snapshot {
         state.withLock { Snapshot(database: $0.database, rules: $0.rules, rulesVersion: $0.rulesVersion) }
@@ -68,7 +68,7 @@ public final class Namespace: Sendable {
 
     /// Reads a location (or a query on it) for `identity`: the rules' `.read` must allow it, and
     /// a query that orders by a child or by value needs the `.indexOn` for it.
-    public func read(
+    package func read(
         _ keys: [String], query: Query = Query(), as identity: Identity, now: Double, requireIndex: Bool = true
     ) async throws(ServerError) -> (database: Database, node: DataNode?) {
         let capture = DecisionCapture.current
@@ -118,7 +118,7 @@ public final class Namespace: Sendable {
     // MARK: - Writes
 
     /// What a conditional write compares: the ETag (node hash, or `null_etag`) the caller last saw.
-    public enum Condition: Sendable, Hashable {
+    package enum Condition: Sendable, Hashable {
         /// Write only if the location's ETag is this one.
         case ifMatch(String)
         /// Write only if the location's node hash is this one (`""` for no data): the SDKs'
@@ -127,7 +127,7 @@ public final class Namespace: Sendable {
     }
 
     /// The end of a write.
-    public enum WriteOutcome: Sendable {
+    package enum WriteOutcome: Sendable {
         /// Committed; the database after the write, and when the write may be acknowledged.
         case committed(Database, Durability)
         /// A condition did not hold; nothing was written. The current node and its ETag.
@@ -142,14 +142,14 @@ public final class Namespace: Sendable {
     /// whatever the hash), then the condition (a stale attempt is reported before the rules are
     /// asked, so that a transaction computed from old data is retried, not denied), then the
     /// rules.
-    public func write(_ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil) async throws(ServerError) -> WriteOutcome {
+    package func write(_ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil) async throws(ServerError) -> WriteOutcome {
         try await write(as: identity, now: now, condition: condition) { _ throws(ServerError) in operation }
     }
 
     /// Sets the priority of the node at `keys`, keeping its value: the read of the node and the
     /// write of it with its new priority are one step, so no write falls in between. The caller
     /// must be allowed to read the node (the rules then decide the set).
-    public func setPriority(at keys: [String], to priority: DataInput, as identity: Identity, now: Double) async throws(ServerError) -> WriteOutcome {
+    package func setPriority(at keys: [String], to priority: DataInput, as identity: Identity, now: Double) async throws(ServerError) -> WriteOutcome {
         let capture = DecisionCapture.current
         return try await write(as: identity, now: now, condition: nil) { (snapshot: Snapshot) throws(ServerError) -> DatabaseOperation in
             try self.authorizeRead(keys, query: Query(), identity: identity, snapshot: snapshot, now: now, capture: capture)
@@ -219,7 +219,7 @@ public final class Namespace: Sendable {
     /// ``write(_:as:now:condition:)``, returning once a committed write is on disk (at once
     /// without durable storage): what a transport that answers each request on its own (REST)
     /// acknowledges after.
-    public func writeDurably(_ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil) async throws(ServerError) -> WriteOutcome {
+    package func writeDurably(_ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil) async throws(ServerError) -> WriteOutcome {
         let outcome = try await write(operation, as: identity, now: now, condition: condition)
         if case .committed(_, let durability) = outcome { try await durability.wait() }
         return outcome
@@ -239,7 +239,7 @@ public final class Namespace: Sendable {
     }
 
     /// Decides a write without committing it (an onDisconnect operation when it is registered).
-    public func check(_ operation: DatabaseOperation, as identity: Identity, now: Double) async throws(ServerError) {
+    package func check(_ operation: DatabaseOperation, as identity: Identity, now: Double) async throws(ServerError) {
         guard let auth = identity.auth else { return }
         try await executor.read {
             Result { () throws(ServerError) in
@@ -256,7 +256,7 @@ public final class Namespace: Sendable {
     /// Replaces the rules (an upload, or the rules file changing on disk); listeners that may no
     /// longer read are cancelled.
     @discardableResult
-    public func setRules(_ rules: NamespaceRules) -> Durability {
+    package func setRules(_ rules: NamespaceRules) -> Durability {
         state.withLock { state in
             state.rules = rules
             state.rulesVersion += 1
@@ -269,7 +269,7 @@ public final class Namespace: Sendable {
     /// Replaces the rules only if they still come from `origin` (a file reload does not undo an
     /// upload). Returns whether they were replaced.
     @discardableResult
-    public func replaceRules(from origin: NamespaceRules.Origin, with rules: NamespaceRules) -> Bool {
+    package func replaceRules(from origin: NamespaceRules.Origin, with rules: NamespaceRules) -> Bool {
         state.withLock { state in
             guard state.rules.origin == origin else { return false }
             state.rules = rules
@@ -282,7 +282,7 @@ public final class Namespace: Sendable {
     /// Replaces the whole data without rules or events (an import at startup). With durable
     /// storage the new data is stored too, unless it is what storage restored (`restored`).
     @discardableResult
-    public func load(_ database: Database, restored: Bool = false) -> Durability {
+    package func load(_ database: Database, restored: Bool = false) -> Durability {
         state.withLock { state in
             state.database = database
             guard let store, !restored else { return .immediate }
@@ -299,7 +299,7 @@ public final class Namespace: Sendable {
     /// Without `requireIndex`, a query without its `.indexOn` is served anyway (the SDKs' listens,
     /// which the server answers with a `no_index` warning). `initialEvent` makes the first event
     /// the sink gets from the starting value (nil: none), before any write's.
-    public func listen(
+    package func listen(
         _ keys: [String], query: Query = Query(), as identity: Identity, sink: any EventSink, now: Double, requireIndex: Bool = true,
         initialEvent: @escaping @Sendable (DataNode?) -> DatabaseEvent? = { _ in nil }
     ) async throws(ServerError) -> (id: Int, initial: DataNode?) {
@@ -330,7 +330,7 @@ public final class Namespace: Sendable {
     /// refreshed) without stopping it: it keeps its sink and misses no event. Returns false, and
     /// removes the listener, when the new identity may not read there (the caller tells its
     /// client the listen was cancelled).
-    public func reidentify(_ id: Int, as identity: Identity, now: Double) async -> Bool {
+    package func reidentify(_ id: Int, as identity: Identity, now: Double) async -> Bool {
         await executor.read {
             while true {
                 let snapshot = self.snapshot()
@@ -364,13 +364,13 @@ public final class Namespace: Sendable {
 
     /// Whether the rules have the `.indexOn` a query needs at a location (always true for
     /// queries that need none).
-    public func hasIndex(for query: Query, at keys: [String]) -> Bool {
+    package func hasIndex(for query: Query, at keys: [String]) -> Bool {
         guard let index = query.requiredIndex else { return true }
         return rules.ruleset.indexOn(at: keys).contains(index)
     }
 
     /// Removes a listener (its client went away).
-    public func unlisten(_ id: Int) {
+    package func unlisten(_ id: Int) {
         state.withLock { state in _ = Self.remove(id, from: &state) }
     }
 

@@ -12,19 +12,19 @@
 /// The rule is what keeps a name a name: it can never hold a `/`, a `.`, a `..`, a control
 /// character or a space, so it can be used as a file name inside a folder (an export's
 /// `NAME.json`) and written to a log line as it is.
-public struct NamespaceName: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct NamespaceName: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The name.
-    public let text: String
+    package let text: String
 
     /// The longest name (one DNS label).
-    public static let maxLength = 63
+    package static let maxLength = 63
 
     /// The rule, in words, as errors show it.
-    public static let rule =
+    package static let rule =
         "a database name has 1 to \(maxLength) lowercase letters (a-z), digits and hyphens, and does not start or end with a hyphen"
 
     /// Checks `text`; throws a 400 naming the rule when it is not a database name.
-    public init(validating text: String) throws(ServerError) {
+    package init(validating text: String) throws(ServerError) {
         guard Self.isValid(text) else {
             throw ServerError(.badRequest, "Invalid namespace \(Self.shown(text)): \(Self.rule) (such as my-project-default-rtdb).")
         }
@@ -32,13 +32,13 @@ public struct NamespaceName: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// The name `text`, or nil when it is not a database name.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard Self.isValid(text) else { return nil }
         self.text = text
     }
 
     /// Whether `text` is a database name.
-    public static func isValid(_ text: String) -> Bool {
+    package static func isValid(_ text: String) -> Bool {
         let bytes = text.utf8
         guard !bytes.isEmpty, bytes.count <= maxLength, bytes.first != hyphen, bytes.last != hyphen else { return false }
         return bytes.allSatisfy { byte in
@@ -47,9 +47,9 @@ public struct NamespaceName: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// The name.
-    public var description: String { text }
+    package var description: String { text }
 
-    public static func < (a: NamespaceName, b: NamespaceName) -> Bool { a.text < b.text }
+    package static func < (a: NamespaceName, b: NamespaceName) -> Bool { a.text < b.text }
 
     private static let hyphen = UInt8(ascii: "-")
 

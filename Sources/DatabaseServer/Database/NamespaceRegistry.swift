@@ -14,22 +14,22 @@ import Synchronization
 /// Transports ask for a namespace by its checked name (``NamespaceName``):
 /// ``namespace(forReading:)`` for reads and listens, ``namespace(forWriting:)`` for every write
 /// (sets, updates, priority writes, rules uploads), each time they write.
-public final class NamespaceRegistry: Sendable {
+package final class NamespaceRegistry: Sendable {
     /// The namespace a request without `ns` uses.
-    public let defaultName: String
+    package let defaultName: String
     /// Where decisions are counted for coverage (nil: coverage off).
-    public let coverage: CoverageRecorder?
+    package let coverage: CoverageRecorder?
     /// Where committed changes are stored (nil: in memory only).
-    public let store: DurableStore?
+    package let store: DurableStore?
     /// The most namespaces a write may make: a write that would make one more is refused with
     /// ``ServerError/Kind/unavailable`` (503). Namespaces restored from durable storage or loaded
     /// from an import count, but are never refused.
-    public let maxNamespaces: Int
+    package let maxNamespaces: Int
     private let state: Mutex<State>
     private let pushKeys = Mutex(PushKey())
 
     /// The default of ``maxNamespaces``.
-    public static let defaultMaxNamespaces = 1000
+    package static let defaultMaxNamespaces = 1000
 
     private struct State {
         var namespaces: [String: Namespace] = [:]
@@ -45,7 +45,7 @@ public final class NamespaceRegistry: Sendable {
     }
 
     /// A registry whose new namespaces get `rules`, holding at most `maxNamespaces` made by writes.
-    public init(
+    package init(
         defaultName: String, rules: NamespaceRules, coverage: CoverageRecorder? = nil, store: DurableStore? = nil,
         maxNamespaces: Int = NamespaceRegistry.defaultMaxNamespaces
     ) {
@@ -59,19 +59,19 @@ public final class NamespaceRegistry: Sendable {
     /// The name a request asks for: `requested` (the `ns` parameter) checked, or the default
     /// namespace when it is nil or empty. Throws a 400 naming the rule for a name that is not a
     /// database name.
-    public func name(_ requested: String?) throws(ServerError) -> NamespaceName {
+    package func name(_ requested: String?) throws(ServerError) -> NamespaceName {
         guard let requested, !requested.isEmpty else { return try NamespaceName(validating: defaultName) }
         return try NamespaceName(validating: requested)
     }
 
     /// The registered namespace with this name, if a write (or storage, or an import) made it.
-    public func existing(_ name: NamespaceName) -> Namespace? {
+    package func existing(_ name: NamespaceName) -> Namespace? {
         state.withLock { $0.namespaces[name.text] }
     }
 
     /// The namespace to read or listen to: the registered one, or else a visitor (no data, the
     /// server's rules, not registered). Never makes a namespace and is never refused.
-    public func namespace(forReading name: NamespaceName) -> Namespace {
+    package func namespace(forReading name: NamespaceName) -> Namespace {
         state.withLock { state in
             if let registered = state.namespaces[name.text] { return registered }
             if let visitor = state.visitors[name.text]?.namespace { return visitor }
@@ -88,7 +88,7 @@ public final class NamespaceRegistry: Sendable {
     /// The namespace to write to: the registered one, or else registered now (the visitor its
     /// readers hold, or a new one). Throws 503 when the server already holds ``maxNamespaces``
     /// namespaces.
-    public func namespace(forWriting name: NamespaceName) throws(ServerError) -> Namespace {
+    package func namespace(forWriting name: NamespaceName) throws(ServerError) -> Namespace {
         let result: Result<Namespace, ServerError> = state.withLock { state in
             if let registered = state.namespaces[name.text] { return .success(registered) }
             guard state.namespaces.count < maxNamespaces else {
@@ -108,7 +108,7 @@ public final class NamespaceRegistry: Sendable {
 
     /// The namespace with this name, registered now if it does not exist yet, whatever the name
     /// and however many there are: for the operator's own inputs (an import), not for requests.
-    public func namespace(_ name: String) -> Namespace {
+    package func namespace(_ name: String) -> Namespace {
         state.withLock { state in
             if let existing = state.namespaces[name] { return existing }
             let made = state.visitors.removeValue(forKey: name)?.namespace
@@ -122,7 +122,7 @@ public final class NamespaceRegistry: Sendable {
     /// server listens. Returns warnings: uploaded rules that no longer compile (the namespace gets
     /// the server's rules instead), and names that are not namespace names (kept by a version
     /// that did not check them).
-    public func restore(_ contents: DurableStore.Contents) -> [String] {
+    package func restore(_ contents: DurableStore.Contents) -> [String] {
         var warnings: [String] = []
         let names = Set(contents.namespaces.keys).union(contents.rules.keys)
         state.withLock { state in
@@ -149,18 +149,18 @@ public final class NamespaceRegistry: Sendable {
     }
 
     /// The namespaces made so far, by name.
-    public var all: [Namespace] {
+    package var all: [Namespace] {
         state.withLock { Array($0.namespaces.values) }.sorted { $0.name < $1.name }
     }
 
     /// The rules new namespaces get.
-    public var defaultRules: NamespaceRules { state.withLock { $0.rules } }
+    package var defaultRules: NamespaceRules { state.withLock { $0.rules } }
 
     /// Installs new server rules (the rules file changed): new namespaces get them, and every
     /// namespace still on the previous server rules switches to them (uploaded rules stay).
     /// Returns the names of the namespaces that switched.
     @discardableResult
-    public func replaceDefaultRules(_ rules: NamespaceRules) -> [String] {
+    package func replaceDefaultRules(_ rules: NamespaceRules) -> [String] {
         let (previous, namespaces, visitors) = state.withLock { state in
             let previous = state.rules.origin
             state.rules = rules
@@ -172,7 +172,7 @@ public final class NamespaceRegistry: Sendable {
     }
 
     /// A new push key (20 characters, increasing within the server).
-    public func nextPushKey(now: Double) -> String {
+    package func nextPushKey(now: Double) -> String {
         pushKeys.withLock { $0.next(now: now) }
     }
 }

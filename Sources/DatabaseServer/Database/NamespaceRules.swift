@@ -2,9 +2,9 @@ import DatabaseRules
 import RulesCoverage
 
 /// The rules a namespace is decided with, and where they came from.
-public struct NamespaceRules: Sendable {
+package struct NamespaceRules: Sendable {
     /// Where a namespace's rules came from.
-    public enum Origin: Sendable, Hashable, CustomStringConvertible {
+    package enum Origin: Sendable, Hashable, CustomStringConvertible {
         /// The server's rules file (reloaded when it changes).
         case file(String)
         /// Open rules, because the server was started without a rules file.
@@ -13,7 +13,7 @@ public struct NamespaceRules: Sendable {
         case uploaded
 
         /// The file path, `open rules (no rules file)`, or `uploaded`.
-        public var description: String {
+        package var description: String {
             switch self {
             case .file(let path): path
             case .openDefault: "open rules (no rules file)"
@@ -25,21 +25,21 @@ public struct NamespaceRules: Sendable {
     /// The name rules uploaded to a namespace are compiled with, and so what explanations
     /// show for their positions: `uploaded rules (namespace NAME)`, as in
     /// `uploaded rules (namespace demo):3:19`.
-    public static func uploadedPath(namespace: String) -> String {
+    package static func uploadedPath(namespace: String) -> String {
         "uploaded rules (namespace \(namespace))"
     }
 
     /// The compiled rules.
-    public let ruleset: Ruleset
+    package let ruleset: Ruleset
     /// The source text as given (comments included).
-    public let source: String
+    package let source: String
     /// Where they came from.
-    public let origin: Origin
+    package let origin: Origin
     /// The rules with the rule index coverage is counted by.
-    public let loaded: LoadedRules
+    package let loaded: LoadedRules
 
     /// Rules from compiled source.
-    public init(ruleset: Ruleset, source: String, origin: Origin) {
+    package init(ruleset: Ruleset, source: String, origin: Origin) {
         self.ruleset = ruleset
         self.source = source
         self.origin = origin
@@ -48,8 +48,8 @@ public struct NamespaceRules: Sendable {
     }
 
     /// The source of the open rules.
-    public static let openSource = Ruleset.openSource
+    package static let openSource = Ruleset.openSource
 
     /// Open rules: every read and write allowed.
-    public static let open = NamespaceRules(ruleset: .open, source: openSource, origin: .openDefault)
+    package static let open = NamespaceRules(ruleset: .open, source: openSource, origin: .openDefault)
 }

@@ -7,9 +7,9 @@ import DatabaseRules
 /// true < numbers < strings < objects; ties by key in ``KeyOrder``), the range is applied, then
 /// the limit from the chosen end. REST has no key tie-breaker for a bound, so `startAt: v` keeps
 /// every child whose indexed value is `v` or above.
-public struct Query: Sendable, Hashable {
+package struct Query: Sendable, Hashable {
     /// What the children are ordered by.
-    public enum Order: Sendable, Hashable {
+    package enum Order: Sendable, Hashable {
         /// `$key`.
         case key
         /// `$value`.
@@ -21,7 +21,7 @@ public struct Query: Sendable, Hashable {
     }
 
     /// A range bound: a primitive or null.
-    public enum Bound: Sendable, Hashable {
+    package enum Bound: Sendable, Hashable {
         /// `null`, meaningful when ordering by a child (missing children sort as null).
         case null
         /// A string, number or boolean.
@@ -35,7 +35,7 @@ public struct Query: Sendable, Hashable {
 
     /// A key tie-breaker of a bound: among children with the bound's value, which keys are in
     /// range (the SDKs' `startAt(value, key)`; `[MIN_NAME]` and `[MAX_NAME]` on the wire).
-    public enum Name: Sendable, Hashable {
+    package enum Name: Sendable, Hashable {
         /// Before every key.
         case min
         /// After every key.
@@ -45,28 +45,28 @@ public struct Query: Sendable, Hashable {
     }
 
     /// The order (nil for a plain read).
-    public var order: Order?
+    package var order: Order?
     /// The lowest indexed value kept.
-    public var startAt: Bound?
+    package var startAt: Bound?
     /// Which keys at the start value are kept (from this one on).
-    public var startName: Name = .min
+    package var startName: Name = .min
     /// Whether the start itself is kept (false for the SDKs' `startAfter`).
-    public var startInclusive = true
+    package var startInclusive = true
     /// The highest indexed value kept.
-    public var endAt: Bound?
+    package var endAt: Bound?
     /// Which keys at the end value are kept (up to this one).
-    public var endName: Name = .max
+    package var endName: Name = .max
     /// Whether the end itself is kept (false for the SDKs' `endBefore`).
-    public var endInclusive = true
+    package var endInclusive = true
     /// Keep only this indexed value.
-    public var equalTo: Bound?
+    package var equalTo: Bound?
     /// Keep the first N of the range.
-    public var limitToFirst: Int?
+    package var limitToFirst: Int?
     /// Keep the last N of the range.
-    public var limitToLast: Int?
+    package var limitToLast: Int?
 
     /// A plain read: no order, range or limit.
-    public init(order: Order? = nil, startAt: Bound? = nil, endAt: Bound? = nil, equalTo: Bound? = nil,
+    package init(order: Order? = nil, startAt: Bound? = nil, endAt: Bound? = nil, equalTo: Bound? = nil,
                 limitToFirst: Int? = nil, limitToLast: Int? = nil) {
         self.order = order
         self.startAt = startAt
@@ -77,14 +77,14 @@ public struct Query: Sendable, Hashable {
     }
 
     /// Whether this is a plain read.
-    public var isPlain: Bool { order == nil && startAt == nil && endAt == nil && equalTo == nil && limitToFirst == nil && limitToLast == nil }
+    package var isPlain: Bool { order == nil && startAt == nil && endAt == nil && equalTo == nil && limitToFirst == nil && limitToLast == nil }
 
     /// Whether it can leave children out (a range or a limit).
-    public var filters: Bool { startAt != nil || endAt != nil || equalTo != nil || limitToFirst != nil || limitToLast != nil }
+    package var filters: Bool { startAt != nil || endAt != nil || equalTo != nil || limitToFirst != nil || limitToLast != nil }
 
     /// The index this query needs in the rules' `.indexOn` at the location: the child path, or
     /// `.value`; nil for `$key` and `$priority`, which need none.
-    public var requiredIndex: String? {
+    package var requiredIndex: String? {
         switch order {
         case .value?: ".value"
         case .child(let path)?: path.joined(separator: "/")
@@ -93,7 +93,7 @@ public struct Query: Sendable, Hashable {
     }
 
     /// What the rules see as `query` (spec §4.3). A read without an order is ordered by key.
-    public var ruleParameters: QueryParameters {
+    package var ruleParameters: QueryParameters {
         var p = QueryParameters(orderByKey: true)
         switch order {
         case nil, .key?: break
@@ -115,7 +115,7 @@ public struct Query: Sendable, Hashable {
 
     /// The part of `node` this query selects: a leaf is returned whole; an object keeps the
     /// children in the range and the limit (nil when none remain).
-    public func select(_ node: DataNode?) -> DataNode? {
+    package func select(_ node: DataNode?) -> DataNode? {
         guard let node, !node.isLeaf, filters else { return node }
         var entries: [(key: String, child: DataNode, sort: SortValue)] = []
         entries.reserveCapacity(node.childCount)

@@ -4,7 +4,7 @@ import Synchronization
 /// A value an event carries, rendered to JSON at most once per form however many listeners
 /// receive it: plain (as REST and streaming show data: no priorities, integer-keyed objects as
 /// arrays) or in the export format the SDKs' WebSocket protocol uses (priorities, objects).
-public final class RenderedValue: Sendable, CustomStringConvertible {
+package final class RenderedValue: Sendable, CustomStringConvertible {
     /// What is rendered: one node, or the members of a merge.
     enum Content: Sendable {
         case node(DataNode?)
@@ -23,7 +23,7 @@ public final class RenderedValue: Sendable, CustomStringConvertible {
     }
 
     /// Plain JSON: no priorities, arrays where the server reads them as arrays.
-    public var plain: String {
+    package var plain: String {
         if let text = cache.withLock({ $0.plain }) { return text }
         let text = render(export: false)
         cache.withLock { $0.plain = text }
@@ -31,7 +31,7 @@ public final class RenderedValue: Sendable, CustomStringConvertible {
     }
 
     /// The export format: priorities as `.priority`, objects kept as objects.
-    public var export: String {
+    package var export: String {
         if let text = cache.withLock({ $0.export }) { return text }
         let text = render(export: true)
         cache.withLock { $0.export = text }
@@ -39,7 +39,7 @@ public final class RenderedValue: Sendable, CustomStringConvertible {
     }
 
     /// The plain form.
-    public var description: String { plain }
+    package var description: String { plain }
 
     private func render(export: Bool) -> String {
         func one(_ node: DataNode?) -> String {

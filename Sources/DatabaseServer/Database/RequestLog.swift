@@ -4,9 +4,9 @@ import Synchronization
 /// The recent requests of every transport: a ring of the last ``capacity`` records, and the
 /// server's request log on standard error (denials and errors with their reasons; every request
 /// with `verbose`; one JSON object a line in the JSON format).
-public final class RequestLog: Sendable {
+package final class RequestLog: Sendable {
     /// How requests are written to standard error.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         /// Denials and errors, with their explanation.
         case text
         /// Every request, one JSON object a line.
@@ -16,9 +16,9 @@ public final class RequestLog: Sendable {
     }
 
     /// How many records the ring keeps.
-    public let capacity: Int
+    package let capacity: Int
     /// How records are written.
-    public let format: Format
+    package let format: Format
     private let ring: Mutex<Ring>
 
     private struct Ring {
@@ -28,14 +28,14 @@ public final class RequestLog: Sendable {
     }
 
     /// A log keeping `capacity` records.
-    public init(capacity: Int = 1000, format: Format = .text) {
+    package init(capacity: Int = 1000, format: Format = .text) {
         self.capacity = max(capacity, 1)
         self.format = format
         ring = Mutex(Ring())
     }
 
     /// Adds a record (numbering it: ids count requests since start, from 1) and writes it out.
-    public func record(_ record: RequestRecord) {
+    package func record(_ record: RequestRecord) {
         var record = record
         ring.withLock { ring in
             ring.total += 1
@@ -55,14 +55,14 @@ public final class RequestLog: Sendable {
     }
 
     /// The kept records, oldest first.
-    public var recent: [RequestRecord] {
+    package var recent: [RequestRecord] {
         ring.withLock { ring in
             ring.records.count < capacity ? ring.records : Array(ring.records[ring.next...] + ring.records[..<ring.next])
         }
     }
 
     /// How many requests were recorded since start.
-    public var total: Int { ring.withLock { $0.total } }
+    package var total: Int { ring.withLock { $0.total } }
 
     // Record n (from 1) is in slot (n - 1) % capacity: appended while the ring fills, then
     // written over the oldest.
@@ -70,7 +70,7 @@ public final class RequestLog: Sendable {
     /// The kept records numbered after `id`, oldest first, at most `limit` of them (the oldest
     /// ones when there are more): a reader that remembers the last id it saw gets each record
     /// once, and misses only those the ring dropped in between.
-    public func records(after id: Int, limit: Int = .max) -> [RequestRecord] {
+    package func records(after id: Int, limit: Int = .max) -> [RequestRecord] {
         ring.withLock { ring in
             let kept = ring.records.count
             let firstKept = ring.total - kept + 1
@@ -82,7 +82,7 @@ public final class RequestLog: Sendable {
     }
 
     /// The kept record numbered `id`, if the ring still holds it.
-    public func record(id: Int) -> RequestRecord? {
+    package func record(id: Int) -> RequestRecord? {
         ring.withLock { ring in
             guard id >= 1, id <= ring.total, id > ring.total - ring.records.count else { return nil }
             return ring.records[(id - 1) % capacity]

@@ -2,41 +2,41 @@ import DatabaseRules
 import Foundation
 
 /// One request as the server log and the request list show it.
-public struct RequestRecord: Sendable {
+package struct RequestRecord: Sendable {
     /// The transport: `rest`, `stream`, `ws` or `lp` (long polling).
-    public var transport: String
+    package var transport: String
     /// The method or action: `GET`, `PUT`, `listen`, …
-    public var method: String
+    package var method: String
     /// The namespace.
-    public var namespace: String
+    package var namespace: String
     /// The data path.
-    public var path: String
+    package var path: String
     /// Who made it.
-    public var identity: String
+    package var identity: String
     /// `uid`, when the caller has one.
-    public var uid: String?
+    package var uid: String?
     /// `allowed`, `denied`, `error`, or ``staleVerdict`` (a stale compare-and-set: a
     /// transaction's retry).
-    public var verdict: String
+    package var verdict: String
     /// The verdict of a compare-and-set that found the data changed (WebSocket `datastale`,
     /// REST 412): the client retries; shown as `RETRY` in the text log.
-    public static let staleVerdict = "stale"
+    package static let staleVerdict = "stale"
     /// The status answered (HTTP status, or 0 for WebSocket).
-    public var status: Int
+    package var status: Int
     /// Why it was denied or refused, in one line.
-    public var reason: String?
+    package var reason: String?
     /// How long it took, in milliseconds.
-    public var milliseconds: Double
+    package var milliseconds: Double
     /// When it arrived.
-    public var time: Date
+    package var time: Date
     /// Its number in the request log (1 for the first request since start; 0 until logged).
-    public var id = 0
+    package var id = 0
     /// What the rules decided it on, to explain it later (nil when no rule was asked: an
     /// administrator, a malformed request, an inspection).
-    public var decision: RecordedDecision? = nil
+    package var decision: RecordedDecision? = nil
 
     /// The record as one JSON object (the `--log json` line).
-    public var json: String {
+    package var json: String {
         var members = [
             #""time":"# + quoted(ISO8601DateFormatter().string(from: time)),
             #""transport":"# + quoted(transport),
@@ -59,7 +59,7 @@ public struct RequestRecord: Sendable {
     /// a client sends (a namespace, a path, a token's uid, a value quoted in a reason) can end
     /// the line, start a line that looks like another record, or send the terminal an escape
     /// sequence. A reason of several lines (a rules file's diagnostics) keeps them, each indented.
-    public var text: String {
+    package var text: String {
         let fields = [method, namespace + path, identity].map(Self.escaped)
         let label = switch verdict {
         case "allowed": "   "
@@ -80,7 +80,7 @@ public struct RequestRecord: Sendable {
     /// for the other C0 and C1 controls, DEL and the Unicode line and paragraph separators (a
     /// backslash stays as it is: the escape keeps the log's lines whole, it is not meant to be
     /// read back).
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)

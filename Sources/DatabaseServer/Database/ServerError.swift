@@ -1,7 +1,7 @@
 /// An error a client caused, with the production text and the status each transport answers.
-public struct ServerError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ServerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of error, which decides the HTTP status and the WebSocket status.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The request is malformed (400, `invalid_...`).
         case badRequest
         /// The rules deny it, or the credentials are unusable (401, `permission_denied`).
@@ -21,28 +21,28 @@ public struct ServerError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The kind.
-    public let kind: Kind
+    package let kind: Kind
     /// The text clients see in `{"error": "..."}`.
-    public let message: String
+    package let message: String
     /// Why, in one line, as the client is told (`X-Rules-Explanation`, the WebSocket `sd`
     /// message): the deciding rule of a denial, with values the client may not read redacted.
-    public var explanation: String?
+    package var explanation: String?
     /// Why, in one line, for the server's own log when it says more than ``explanation`` (the
     /// unredacted explanation of a denial); nil when the two are the same.
-    public var logExplanation: String?
+    package var logExplanation: String?
 
     /// What the server's log says of the error: the whole explanation, or the message.
-    public var logReason: String { logExplanation ?? explanation ?? message }
+    package var logReason: String { logExplanation ?? explanation ?? message }
 
     /// Creates an error.
-    public init(_ kind: Kind, _ message: String, explanation: String? = nil) {
+    package init(_ kind: Kind, _ message: String, explanation: String? = nil) {
         self.kind = kind
         self.message = message
         self.explanation = explanation
     }
 
     /// The HTTP status code.
-    public var httpStatus: Int {
+    package var httpStatus: Int {
         switch kind {
         case .badRequest: 400
         case .permissionDenied: 401
@@ -56,17 +56,17 @@ public struct ServerError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 
     /// `Permission denied`, the production text of every rules denial.
-    public static func permissionDenied(explanation: String? = nil) -> ServerError {
+    package static func permissionDenied(explanation: String? = nil) -> ServerError {
         ServerError(.permissionDenied, "Permission denied", explanation: explanation)
     }
 
     /// `Invalid path: Invalid token in path`, the production text for a bad path.
-    public static let invalidPath = ServerError(.badRequest, "Invalid path: Invalid token in path")
+    package static let invalidPath = ServerError(.badRequest, "Invalid path: Invalid token in path")
     /// The production text for a body that is not JSON.
-    public static let invalidJSON = ServerError(.badRequest, "Invalid data; couldn't parse JSON object, array, or value.")
+    package static let invalidJSON = ServerError(.badRequest, "Invalid data; couldn't parse JSON object, array, or value.")
     /// The production text for unparsable credentials.
-    public static let badToken = ServerError(.permissionDenied, "Could not parse auth token.")
+    package static let badToken = ServerError(.permissionDenied, "Could not parse auth token.")
 }

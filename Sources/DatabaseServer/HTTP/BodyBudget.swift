@@ -5,16 +5,16 @@ import Synchronization
 /// `Content-Length`, or piece by piece as the body arrives) before the body is read; when what
 /// is left is not enough it is refused with 503 and `Retry-After`, and its body is not buffered.
 /// The reservation is given back when the request's response is made.
-public final class BodyBudget: Sendable {
+package final class BodyBudget: Sendable {
     /// The bytes all bodies in flight may take together.
-    public let total: Int
+    package let total: Int
     private let used = Mutex(0)
 
     /// A budget of `total` bytes.
-    public init(total: Int) { self.total = total }
+    package init(total: Int) { self.total = total }
 
     /// The bytes reserved now.
-    public var inUse: Int { used.withLock { $0 } }
+    package var inUse: Int { used.withLock { $0 } }
 
     /// Reserves `bytes`, or returns false (reserving nothing) when that would go over the total.
     func reserve(_ bytes: Int) -> Bool {

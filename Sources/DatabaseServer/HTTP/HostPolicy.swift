@@ -4,18 +4,18 @@
 /// `*.localhost`) or one the user allowed (`rules serve --allow-host NAME`). An IP literal (v4,
 /// or v6 in brackets) is always accepted: a rebinding page cannot make the browser send one,
 /// and devices reach the machine by address (Android's emulator as `10.0.2.2`).
-public struct HostPolicy: Sendable, Hashable {
+package struct HostPolicy: Sendable, Hashable {
     /// Host names accepted besides the loopback names, lowercased, without a port.
-    public var allowedNames: Set<String>
+    package var allowedNames: Set<String>
 
     /// A policy accepting IP literals, the loopback names and `allowedNames`.
-    public init(allowedNames: some Sequence<String> = []) {
+    package init(allowedNames: some Sequence<String> = []) {
         self.allowedNames = Set(allowedNames.map { Self.normalized($0) })
     }
 
     /// Whether a request with this `Host` (or authority) is answered. A request without one
     /// (HTTP/1.0) is answered: no browser sends such a request.
-    public func allows(authority: String?) -> Bool {
+    package func allows(authority: String?) -> Bool {
         guard let authority else { return true }
         guard let host = Self.host(ofAuthority: authority) else { return false }
         if Self.isIPLiteral(host) || Self.isLoopbackName(host) { return true }
@@ -81,7 +81,7 @@ public struct HostPolicy: Sendable, Hashable {
     }
 
     /// Whether an address to listen on is a loopback one (else the server warns at start).
-    public static func isLoopbackAddress(_ address: String) -> Bool {
+    package static func isLoopbackAddress(_ address: String) -> Bool {
         let host = address.hasPrefix("[") ? address.lowercased() : (address.contains(":") ? "[\(address.lowercased())]" : normalized(address))
         return isLoopbackHost(host) || host == "[0:0:0:0:0:0:0:1]"
     }

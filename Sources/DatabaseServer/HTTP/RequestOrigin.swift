@@ -10,16 +10,16 @@ import HTTPTypes
 ///
 /// Each transport sets ``current`` around the handling of a request (REST, streaming) or of a
 /// WebSocket connection; ``Credentials/identity()`` refuses `owner` when it says no.
-public struct RequestOrigin: Sendable, Hashable {
+package struct RequestOrigin: Sendable, Hashable {
     /// The `Origin` header (`null` for opaque origins such as `file:` pages), if any.
-    public var origin: String?
+    package var origin: String?
     /// The `Sec-Fetch-Site` header (`same-origin`, `same-site`, `cross-site`, `none`), if any.
-    public var fetchSite: String?
+    package var fetchSite: String?
     /// The `Host` (or authority) the request was sent to, if any.
-    public var authority: String?
+    package var authority: String?
 
     /// A request's browser context.
-    public init(origin: String? = nil, fetchSite: String? = nil, authority: String? = nil) {
+    package init(origin: String? = nil, fetchSite: String? = nil, authority: String? = nil) {
         self.origin = origin
         self.fetchSite = fetchSite
         self.authority = authority
@@ -30,10 +30,10 @@ public struct RequestOrigin: Sendable, Hashable {
 
     /// The origin of the request being handled (nil outside a request: every caller may then
     /// use `owner`, as the library's own callers do).
-    @TaskLocal public static var current: RequestOrigin?
+    @TaskLocal package static var current: RequestOrigin?
 
     /// Whether the administrator's credentials are accepted from this request.
-    public var allowsAdministrator: Bool {
+    package var allowsAdministrator: Bool {
         if let origin {
             return Self.isLoopbackOrigin(origin) || isSameOrigin(origin)
         }
@@ -48,7 +48,7 @@ public struct RequestOrigin: Sendable, Hashable {
 
     /// Whether an `Origin` value names a page on this machine: scheme `http` or `https`, host a
     /// loopback name, 127.0.0.0/8 or `[::1]`.
-    public static func isLoopbackOrigin(_ origin: String) -> Bool {
+    package static func isLoopbackOrigin(_ origin: String) -> Bool {
         guard let parsed = parse(origin), let host = HostPolicy.host(ofAuthority: parsed.authority) else { return false }
         return HostPolicy.isLoopbackHost(host)
     }

@@ -25,12 +25,12 @@ import Synchronization
 ///
 /// A storage failure (a full disk) is permanent for the process: the write being stored is not
 /// acknowledged, and every later write is refused with 503, since memory and disk now differ.
-public final class DurableStore: Sendable {
+package final class DurableStore: Sendable {
     /// The database file.
-    public let file: String
+    package let file: String
     /// Log bytes (per namespace) after which a snapshot replaces the log, unless the last
     /// snapshot was larger.
-    public let compactionBytes: Int
+    package let compactionBytes: Int
     private let database: DatabaseQueue
     private let state: Mutex<State>
     private let worker = DispatchQueue(label: "rules-serve.durable-store")
@@ -61,27 +61,27 @@ public final class DurableStore: Sendable {
     }
 
     /// What the store has done since it was opened.
-    public struct Statistics: Sendable, Hashable {
+    package struct Statistics: Sendable, Hashable {
         /// Transactions written (each one fsync of the journal).
-        public var transactions = 0
+        package var transactions = 0
         /// Changes written.
-        public var changes = 0
+        package var changes = 0
         /// Snapshots written.
-        public var snapshots = 0
+        package var snapshots = 0
     }
 
     /// What a store held when it was opened.
-    public struct Contents: Sendable {
+    package struct Contents: Sendable {
         /// Each namespace's data, by name.
-        public var namespaces: [String: DatabaseRules.Database] = [:]
+        package var namespaces: [String: DatabaseRules.Database] = [:]
         /// Rules uploaded to namespaces, by name.
-        public var rules: [String: String] = [:]
+        package var rules: [String: String] = [:]
     }
 
     /// Opens (or creates) the store in `directory` and reads what it holds. Fails when the
     /// directory cannot be used, when another server has the store open, or when the file is not
     /// one of ours.
-    public static func open(directory: String, compactionBytes: Int = 16 * 1024 * 1024) throws(StoreError) -> (DurableStore, Contents) {
+    package static func open(directory: String, compactionBytes: Int = 16 * 1024 * 1024) throws(StoreError) -> (DurableStore, Contents) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -134,10 +134,10 @@ public final class DurableStore: Sendable {
     }
 
     /// Why writes are refused, once storing one failed.
-    public var failure: String? { state.withLock { $0.failure } }
+    package var failure: String? { state.withLock { $0.failure } }
 
     /// What the store has done since it was opened.
-    public var statistics: Statistics { state.withLock { $0.stats } }
+    package var statistics: Statistics { state.withLock { $0.stats } }
 
     // MARK: - Writing
 
@@ -158,7 +158,7 @@ public final class DurableStore: Sendable {
 
     /// Returns when the change numbered `sequence`, and every one before it, is on disk. Throws
     /// when storing failed.
-    public func waitUntilDurable(_ sequence: UInt64) async throws(ServerError) {
+    package func waitUntilDurable(_ sequence: UInt64) async throws(ServerError) {
         do {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let ready: (any Error)?? = state.withLock { state in
@@ -181,14 +181,14 @@ public final class DurableStore: Sendable {
     }
 
     /// Returns when everything queued so far is on disk (shutdown).
-    public func flush() async throws(ServerError) {
+    package func flush() async throws(ServerError) {
         let last = state.withLock { $0.nextSequence - 1 }
         try await waitUntilDurable(last)
     }
 
     /// Writes what is queued and closes the database (releasing the directory for another
     /// server). Writes after this are refused.
-    public func close() async {
+    package func close() async {
         try? await flush()
         state.withLock { state in
             if state.failure == nil { state.failure = "the server is stopping" }
@@ -383,8 +383,8 @@ public final class DurableStore: Sendable {
     }
 
     /// Why a store cannot be opened.
-    public struct StoreError: Error, CustomStringConvertible {
-        public let description: String
+    package struct StoreError: Error, CustomStringConvertible {
+        package let description: String
         init(_ description: String) { self.description = description }
     }
 }

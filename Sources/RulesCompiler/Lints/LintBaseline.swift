@@ -8,20 +8,20 @@ import RulesSyntax
 ///
 /// The file format is JSON:
 /// `{"version": 1, "findings": [{"file": "...", "code": "...", "path": "...", "message": "..."}]}`.
-public struct LintBaseline: Sendable, Hashable {
+package struct LintBaseline: Sendable, Hashable {
     /// One accepted finding.
-    public struct Entry: Sendable, Hashable, Comparable {
+    package struct Entry: Sendable, Hashable, Comparable {
         /// The file path, as given on the command line without a leading `./`.
-        public var file: String
+        package var file: String
         /// The lint code.
-        public var code: String
+        package var code: String
         /// The finding's anchor (``LintFinding/anchor``).
-        public var path: String
+        package var path: String
         /// The finding's message.
-        public var message: String
+        package var message: String
 
         /// Creates an entry.
-        public init(file: String, code: String, path: String, message: String) {
+        package init(file: String, code: String, path: String, message: String) {
             self.file = file
             self.code = code
             self.path = path
@@ -29,28 +29,28 @@ public struct LintBaseline: Sendable, Hashable {
         }
 
         /// The entry for a finding in a file.
-        public init(_ finding: LintFinding, file: String) {
+        package init(_ finding: LintFinding, file: String) {
             self.init(file: LintBaseline.normalize(file), code: finding.code.rawValue, path: finding.anchor, message: finding.diagnostic.message)
         }
 
-        public static func < (a: Entry, b: Entry) -> Bool {
+        package static func < (a: Entry, b: Entry) -> Bool {
             (a.file, a.code, a.path, a.message) < (b.file, b.code, b.path, b.message)
         }
     }
 
     /// The entries, sorted.
-    public var entries: [Entry]
+    package var entries: [Entry]
 
     /// Creates a baseline.
-    public init(entries: [Entry]) { self.entries = entries.sorted() }
+    package init(entries: [Entry]) { self.entries = entries.sorted() }
 
     /// A baseline of every finding, by file path.
-    public init(findings: [(file: String, findings: [LintFinding])]) {
+    package init(findings: [(file: String, findings: [LintFinding])]) {
         self.init(entries: findings.flatMap { f in f.findings.map { Entry($0, file: f.file) } })
     }
 
     /// Reads a baseline file's text.
-    public static func parse(_ text: String, path: String = "baseline.json") throws(LintBaselineError) -> LintBaseline {
+    package static func parse(_ text: String, path: String = "baseline.json") throws(LintBaselineError) -> LintBaseline {
         let read = RelaxedJSONReader.read(SourceFile(path: path, text: text))
         if let e = read.diagnostics.first(where: { $0.severity == .error }) { throw LintBaselineError(message: e.message) }
         guard let members = read.root?.members else { throw LintBaselineError(message: "expected a JSON object") }
@@ -72,7 +72,7 @@ public struct LintBaseline: Sendable, Hashable {
     }
 
     /// The JSON text of the baseline, one finding per line.
-    public func rendered() -> String {
+    package func rendered() -> String {
         var out = "{\n  \"version\": 1,\n  \"findings\": ["
         for (i, e) in entries.enumerated() {
             out += i == 0 ? "\n" : ",\n"
@@ -83,7 +83,7 @@ public struct LintBaseline: Sendable, Hashable {
     }
 
     /// The findings of `file` that the baseline does not account for.
-    public func newFindings(_ findings: [LintFinding], file: String) -> [LintFinding] {
+    package func newFindings(_ findings: [LintFinding], file: String) -> [LintFinding] {
         var remaining: [Entry: Int] = [:]
         let name = Self.normalize(file)
         for e in entries where e.file == name { remaining[e, default: 0] += 1 }
@@ -98,13 +98,13 @@ public struct LintBaseline: Sendable, Hashable {
     /// The same baseline with every entry's file path passed through `canonical` (the command
     /// line makes paths relative to the working directory, so an entry matches its file however
     /// either path was typed).
-    public func mappingFiles(_ canonical: (String) -> String) -> LintBaseline {
+    package func mappingFiles(_ canonical: (String) -> String) -> LintBaseline {
         LintBaseline(entries: entries.map { e in Entry(file: canonical(e.file), code: e.code, path: e.path, message: e.message) })
     }
 
     /// This baseline's entries for files other than `files`, with `replacement`'s: what
     /// `--update-baseline` writes when a run checked only some of the files.
-    public func updated(with replacement: LintBaseline, forFiles files: Set<String>) -> LintBaseline {
+    package func updated(with replacement: LintBaseline, forFiles files: Set<String>) -> LintBaseline {
         let checked = Set(files.map(Self.normalize))
         return LintBaseline(entries: entries.filter { !checked.contains($0.file) } + replacement.entries)
     }

@@ -1,7 +1,7 @@
 /// A baseline file that cannot be read.
-public struct LintBaselineError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct LintBaselineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
-    public let message: String
+    package let message: String
 
-    public var description: String { message }
+    package var description: String { message }
 }

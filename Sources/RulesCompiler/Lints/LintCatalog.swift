@@ -2,9 +2,9 @@ import RulesSyntax
 
 /// The documentation of every lint, in the form ``DiagnosticCatalog`` uses; the catalog appends
 /// these entries, so SARIF output and `docs/diagnostics.md` describe lints like any other code.
-public enum LintCatalog {
+package enum LintCatalog {
     /// One entry per ``LintCode``, in declaration order.
-    public static let entries: [DiagnosticCatalog.Entry] = LintCode.allCases.map { entry($0) }
+    package static let entries: [DiagnosticCatalog.Entry] = LintCode.allCases.map { entry($0) }
 
     private static func entry(_ code: LintCode) -> DiagnosticCatalog.Entry {
         let (summary, help) = text(code)

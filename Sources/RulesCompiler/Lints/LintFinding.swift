@@ -10,14 +10,14 @@ public struct LintFinding: Sendable, Hashable {
     public let anchor: String
     /// Counterexamples the linter proposes for a security finding, most likely first; nothing is
     /// run yet (see ``LintWitness``).
-    public var witnessCandidates: [LintWitness] = []
+    package var witnessCandidates: [LintWitness] = []
     /// The first candidate the engine confirmed, with its verdicts (set by `RulesLint`).
-    public var witness: LintWitness?
+    package var witness: LintWitness?
     /// Whether the witness search ran for this finding (and found nothing when ``witness`` is nil).
-    public var witnessSearched = false
+    package var witnessSearched = false
 
     /// Creates a finding.
-    public init(code: LintCode, message: String, range: SourceRange, anchor: String, witnessCandidates: [LintWitness] = []) {
+    package init(code: LintCode, message: String, range: SourceRange, anchor: String, witnessCandidates: [LintWitness] = []) {
         self.code = code
         self.diagnostic = .warning(code.diagnosticCode, message, at: range)
         self.anchor = anchor

@@ -10,28 +10,28 @@ import RulesSyntax
 ///   something other than comments and blanks;
 /// - `// rules-lint-disable-node CODE[, CODE]`: findings anywhere inside the rule or location
 ///   whose key starts on that next line (its key through the end of its value).
-public struct LintSuppression: Sendable, Hashable {
+package struct LintSuppression: Sendable, Hashable {
     /// How far a suppression reaches.
-    public enum Scope: String, Sendable, Hashable {
+    package enum Scope: String, Sendable, Hashable {
         case line = "rules-lint-disable-line"
         case nextLine = "rules-lint-disable-next-line"
         case node = "rules-lint-disable-node"
     }
 
     /// The form.
-    public let scope: Scope
+    package let scope: Scope
     /// The lint codes it names.
-    public let codes: Set<LintCode>
+    package let codes: Set<LintCode>
     /// Where each code is written in the comment.
-    public let codeRanges: [LintCode: SourceRange]
+    package let codeRanges: [LintCode: SourceRange]
     /// The byte range it covers: findings starting inside it are hidden.
-    public let covers: SourceRange
+    package let covers: SourceRange
     /// The comment's range.
-    public let range: SourceRange
+    package let range: SourceRange
 
     /// Finds every suppression comment in `file`. Names that are not lint codes come back as
     /// `unknown-lint-code` findings.
-    public static func scan(_ file: SourceFile, tree: RuleNode?) -> (suppressions: [LintSuppression], unknown: [LintFinding]) {
+    package static func scan(_ file: SourceFile, tree: RuleNode?) -> (suppressions: [LintSuppression], unknown: [LintFinding]) {
         let comments = CommentScanner.scan(file.bytes)
         var out: [LintSuppression] = []
         var unknown: [LintFinding] = []
@@ -92,7 +92,7 @@ public struct LintSuppression: Sendable, Hashable {
     }
 
     /// True when this suppression hides the finding.
-    public func hides(_ finding: LintFinding) -> Bool {
+    package func hides(_ finding: LintFinding) -> Bool {
         codes.contains(finding.code) && finding.diagnostic.range.start >= covers.start && finding.diagnostic.range.start < covers.end
     }
 

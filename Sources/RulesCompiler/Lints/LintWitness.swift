@@ -4,9 +4,9 @@
 /// The linter proposes candidates (``LintFinding/witnessCandidates``) without running anything;
 /// `RulesLint.WitnessSearch` runs them through the engine and keeps the first whose every step
 /// got the verdict it expects (``LintFinding/witness``).
-public struct LintWitness: Sendable, Hashable {
+package struct LintWitness: Sendable, Hashable {
     /// Who performs the operations.
-    public enum Identity: Sendable, Hashable {
+    package enum Identity: Sendable, Hashable {
         /// Signed out (`auth == null`).
         case anonymous
         /// A signed-in user who owns nothing in the starting data.
@@ -15,7 +15,7 @@ public struct LintWitness: Sendable, Hashable {
         case owner(uid: String)
 
         /// The uid, nil when signed out.
-        public var uid: String? {
+        package var uid: String? {
             switch self {
             case .anonymous: nil
             case .stranger(let uid), .owner(let uid): uid
@@ -23,7 +23,7 @@ public struct LintWitness: Sendable, Hashable {
         }
 
         /// `anonymous`, `stranger`, `owner`.
-        public var role: String {
+        package var role: String {
             switch self {
             case .anonymous: "anonymous"
             case .stranger: "stranger"
@@ -32,7 +32,7 @@ public struct LintWitness: Sendable, Hashable {
         }
 
         /// `anonymous (signed out)`, `a signed-in stranger (uid mallory)`...
-        public var description: String {
+        package var description: String {
             switch self {
             case .anonymous: "anonymous (signed out)"
             case .stranger(let uid): "a signed-in stranger (uid \(uid))"
@@ -42,25 +42,25 @@ public struct LintWitness: Sendable, Hashable {
     }
 
     /// One operation.
-    public struct Step: Sendable, Hashable {
+    package struct Step: Sendable, Hashable {
         /// The kind of operation.
-        public enum Operation: String, Sendable, Hashable {
+        package enum Operation: String, Sendable, Hashable {
             case read, set, update, delete
         }
 
-        public var operation: Operation
+        package var operation: Operation
         /// The absolute path, e.g. `/users/mallory/role`.
-        public var path: String
+        package var path: String
         /// The value written (`set`; for `update`, an object of relative paths).
-        public var value: WitnessValue?
+        package var value: WitnessValue?
         /// The verdict the witness needs.
-        public var expectAllowed: Bool
+        package var expectAllowed: Bool
         /// The verdict the engine gave (nil until run).
-        public var allowed: Bool?
+        package var allowed: Bool?
         /// Why the step is there, e.g. `make yourself an administrator`.
-        public var note: String
+        package var note: String
 
-        public init(_ operation: Operation, _ path: String, value: WitnessValue? = nil, expectAllowed: Bool = true, note: String) {
+        package init(_ operation: Operation, _ path: String, value: WitnessValue? = nil, expectAllowed: Bool = true, note: String) {
             self.operation = operation
             self.path = path
             self.value = value
@@ -69,30 +69,30 @@ public struct LintWitness: Sendable, Hashable {
         }
 
         /// `set /users/mallory/role = "admin"`.
-        public var summary: String {
+        package var summary: String {
             var s = "\(operation.rawValue) \(path)"
             if let value { s += " = \(value.json)" }
             return s
         }
     }
 
-    public var identity: Identity
+    package var identity: Identity
     /// The data before the first step (nil: an empty database).
-    public var data: WitnessValue?
-    public var steps: [Step]
+    package var data: WitnessValue?
+    package var steps: [Step]
 
-    public init(identity: Identity, data: WitnessValue? = nil, steps: [Step]) {
+    package init(identity: Identity, data: WitnessValue? = nil, steps: [Step]) {
         self.identity = identity
         self.data = data
         self.steps = steps
     }
 
     /// Every step ran and got the verdict it needs.
-    public var confirmed: Bool { steps.allSatisfy { $0.allowed == $0.expectAllowed } }
+    package var confirmed: Bool { steps.allSatisfy { $0.allowed == $0.expectAllowed } }
 
     /// The witness as text lines, e.g. `as a signed-in stranger (uid mallory), with data {...}:`,
     /// then `1. set /x = 1 → allowed (expected allowed): note`.
-    public var lines: [String] {
+    package var lines: [String] {
         var out = ["as \(identity.description), starting from " + (data.map { "the data \($0.json)" } ?? "an empty database") + ":"]
         for (i, s) in steps.enumerated() {
             let verdict = s.allowed.map { $0 ? "allowed" : "denied" } ?? "not run"

@@ -5,16 +5,16 @@ import RulesSyntax
 /// Lints run on the checked rule tree of a file without errors. They understand how the server
 /// evaluates rules: `.read`/`.write` grants cascade down and cannot be revoked, `.validate` never
 /// runs on a delete, and `root` is the tree before the write.
-public enum Linter {
+package enum Linter {
     /// The documented size limit of a rules file, in bytes (256 KiB); above it the compiler's own
     /// `rules-file-large` warning applies instead of this lint.
-    public static let sizeLimit = RulesFileLimits.documentedBytes
+    package static let sizeLimit = RulesFileLimits.documentedBytes
     /// `rules-size-near-limit` fires from this size: 90% of ``sizeLimit``.
-    public static let sizeWarningThreshold = sizeLimit * 9 / 10
+    package static let sizeWarningThreshold = sizeLimit * 9 / 10
 
     /// Lints a checked tree. Suppression comments in `file` are applied; findings come back in
     /// file order.
-    public static func lint(_ tree: RuleNode, file: SourceFile, configuration: LintConfiguration = .default) -> [LintFinding] {
+    package static func lint(_ tree: RuleNode, file: SourceFile, configuration: LintConfiguration = .default) -> [LintFinding] {
         var walker = LintWalker()
         walker.run(tree)
         var findings = walker.findings
@@ -79,7 +79,7 @@ public enum Linter {
     }
 
     /// Lints the result of compiling `file`; nothing when the file has errors or no rule tree.
-    public static func lint(_ result: CompilationResult, file: SourceFile, configuration: LintConfiguration = .default) -> [LintFinding] {
+    package static func lint(_ result: CompilationResult, file: SourceFile, configuration: LintConfiguration = .default) -> [LintFinding] {
         guard let tree = result.tree, !result.diagnostics.containsErrors else { return [] }
         return lint(tree, file: file, configuration: configuration)
     }

@@ -2,14 +2,14 @@ import RulesSyntax
 
 /// A small JSON value for witnesses: the data a counterexample starts from and the values it
 /// writes. Objects keep their keys sorted, so a witness renders the same way every time.
-public indirect enum WitnessValue: Sendable, Hashable {
+package indirect enum WitnessValue: Sendable, Hashable {
     case string(String)
     case number(Double)
     case bool(Bool)
     case object([String: WitnessValue])
 
     /// The value as compact JSON, keys sorted.
-    public var json: String {
+    package var json: String {
         switch self {
         case .string(let s): return JSONText.quote(s)
         case .number(let n): return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
@@ -20,12 +20,12 @@ public indirect enum WitnessValue: Sendable, Hashable {
     }
 
     /// `value` placed at `segments` below an empty root: `{"a": {"b": value}}`.
-    public static func nested(_ value: WitnessValue, at segments: [String]) -> WitnessValue {
+    package static func nested(_ value: WitnessValue, at segments: [String]) -> WitnessValue {
         segments.reversed().reduce(value) { .object([$1: $0]) }
     }
 
     /// The two values merged: objects member by member, otherwise `other` wins.
-    public func merged(with other: WitnessValue) -> WitnessValue {
+    package func merged(with other: WitnessValue) -> WitnessValue {
         guard case .object(let a) = self, case .object(let b) = other else { return other }
         var out = a
         for (k, v) in b { out[k] = a[k].map { $0.merged(with: v) } ?? v }
@@ -33,7 +33,7 @@ public indirect enum WitnessValue: Sendable, Hashable {
     }
 
     /// The value with `value` set at the relative path `segments` (objects are created on the way).
-    public func setting(_ value: WitnessValue, at segments: [String]) -> WitnessValue {
+    package func setting(_ value: WitnessValue, at segments: [String]) -> WitnessValue {
         guard let first = segments.first else { return value }
         var members: [String: WitnessValue] = [:]
         if case .object(let m) = self { members = m }

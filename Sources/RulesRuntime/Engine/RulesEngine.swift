@@ -7,21 +7,21 @@ import RulesSyntax
 ///
 /// The engine is an immutable value; share it across threads. Each call makes its own scratch
 /// state, or uses the caller's ``DecisionScratch`` (one per thread) to avoid allocating it.
-public struct RulesEngine: Sendable {
+package struct RulesEngine: Sendable {
     /// The rules.
-    public let ruleset: CompiledRuleset
+    package let ruleset: CompiledRuleset
 
     /// Flat copies of the node and rule facts the hot loops read.
     let tables: EngineTables
 
     /// The work one decision may do (``EvaluationBudget/default`` unless set).
-    public var budget: EvaluationBudget = .default
+    package var budget: EvaluationBudget = .default
 
     /// How much an explanation records (``ExplanationLimits/default`` unless set).
-    public var explanationLimits: ExplanationLimits = .default
+    package var explanationLimits: ExplanationLimits = .default
 
     /// Creates an engine for a ruleset.
-    public init(ruleset: CompiledRuleset) {
+    package init(ruleset: CompiledRuleset) {
         self.ruleset = ruleset
         self.tables = EngineTables(ruleset)
     }
@@ -33,7 +33,7 @@ public struct RulesEngine: Sendable {
     /// `.read`, for `auth`, on `root`) is shown as `<unreadable>`, and it leaves out what the
     /// fast decision would not have revealed (see ``Explanation`` and `docs/decisions.md`).
     /// The decision itself is the same either way.
-    public func decide(
+    package func decide(
         _ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, explain: Bool = false,
         redactUnreadable: Bool = false
     ) -> Decision {
@@ -51,7 +51,7 @@ public struct RulesEngine: Sendable {
     /// Decides an operation using the caller's scratch storage, which keeps its capacity from
     /// one call to the next: the same decision as ``decide(_:on:auth:now:explain:)`` without
     /// an explanation, and without heap allocations for a read once the scratch is warm.
-    public func decide(_ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, scratch: inout DecisionScratch) -> Decision {
+    package func decide(_ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, scratch: inout DecisionScratch) -> Decision {
         // The scratch keeps a whole evaluator for the last engine it served: nothing to build,
         // move in or tear down per call.
         if scratch.engine != ObjectIdentifier(tables) || scratch.evaluator == nil {
