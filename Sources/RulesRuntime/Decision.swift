@@ -1,5 +1,5 @@
 /// The engine's answer for one operation.
-public struct Decision: Sendable {
+public struct Decision: Sendable, CustomStringConvertible {
     /// True when the operation may proceed.
     public let allowed: Bool
     /// The tree after an allowed write (the merged new tree the rules saw); the unchanged tree
@@ -37,5 +37,12 @@ public struct Decision: Sendable {
         self.explanation = explanation
         self.isRejected = false
         self.isBudgetExhausted = exhausted
+    }
+
+    /// `allowed`, or `denied: ` and the reason (`rejected: ` for an invalid request): what to
+    /// print, without the trees.
+    public var description: String {
+        if allowed { return "allowed" }
+        return (isRejected ? "rejected: " : "denied: ") + (reason ?? "no reason recorded")
     }
 }

@@ -4,7 +4,7 @@ import RulesSyntax
 /// Why an operation was allowed or denied: for each path the operation touched, each rule
 /// evaluated, where it is in the file, its result, the bound `$vars` and the values of its
 /// sub-expressions.
-public struct Explanation: Sendable {
+public struct Explanation: Sendable, CustomStringConvertible {
     /// What was decided, e.g. `update /`.
     public var operation: String
     /// True when allowed.
@@ -103,36 +103,27 @@ public struct Explanation: Sendable {
         }
     }
 
-    /// A readable multi-line rendering. A denial leads with the ``headline`` (after the
-    /// verdict), where it is (`file:line:col`, rule and data path) and the rules file's line
-    /// with carets under it, cut to ``ExplanationFormat/sourceWidth`` columns around them; then
-    /// every rule evaluated, `→` marking the one that decided. A rule evaluated again at the same
-    /// place with the same result and values (an ancestor shared by the paths of a multi-path
-    /// update) is shown once, followed by `(also for N other paths)`.
+    /// What a log line or an error message needs, in a few lines: the verdict and, for a
+    /// denial, the ``headline``, where it is (`file:line:col`, rule and data path), the rules
+    /// file's line with carets under it, every alternative of a deciding `||`, and a hint when
+    /// rules below the location were never consulted. The whole trace is ``trace``.
     public var text: String {
-        var out = "\(operation): \(allowed ? "allowed" : "denied")"
-        let deciding = decisive
-        if let headline, let d = deciding {
-            out += ": " + headline + "\n"
-            let at = d.excerpt.map { "\(d.file):\($0.location.line):\($0.location.column)" } ?? d.position
-            out += "  at \(at) in \(d.rulePath) on \(d.dataPath)\n"
-            if let excerpt = d.excerpt {
-                let (source, carets) = excerpt.rendered()
-                out += "    " + source + "\n"
-                out += "    " + carets + "\n"
-            }
-            if d.falseAlternatives.count > 1 {
-                out += "  every alternative of the || was false:\n"
-                for a in d.falseAlternatives { out += "    - " + a.rendered() + "\n" }
-            }
-        } else {
-            out += "\n"
-        }
-        if let rejection { out += "  rejected before any rule ran: \(rejection)\n" }
-        if let hint = notConsultedHint { out += "  hint: \(hint)\n" }
-        if evaluations.isEmpty && rejection == nil {
-            out += "  no rule applies on this path\n"
-        }
+        var out = ""
+        let deciding = appendSummary(to: &out)
+        if allowed, let d = deciding { out += "  by \(d.rulePath) at \(d.position)\n" }
+        return out
+    }
+
+    /// ``text``.
+    public var description: String { text }
+
+    /// The whole trace: ``text``, then every rule evaluated, `→` marking the one that decided,
+    /// with its bound `$` variables and the values of its sub-expressions. A rule evaluated again
+    /// at the same place with the same result and values (an ancestor shared by the paths of a
+    /// multi-path update) is shown once, followed by `(also for N other paths)`.
+    public var trace: String {
+        var out = ""
+        let deciding = appendSummary(to: &out)
         // The same evaluation repeated: shown the first time, counted after.
         var firstOf: [String: Int] = [:]
         var repeats: [Int: Int] = [:]
@@ -164,6 +155,35 @@ public struct Explanation: Sendable {
             out += "  … and \(Self.grouped(n)) more \(n == 1 ? "evaluation" : "evaluations") not recorded\n"
         }
         return out
+    }
+
+    /// Appends ``text`` (the first lines of ``trace``); returns the deciding evaluation.
+    @discardableResult
+    private func appendSummary(to out: inout String) -> RuleEvaluation? {
+        out += "\(operation): \(allowed ? "allowed" : "denied")"
+        let deciding = decisive
+        if let headline, let d = deciding {
+            out += ": " + headline + "\n"
+            let at = d.excerpt.map { "\(d.file):\($0.location.line):\($0.location.column)" } ?? d.position
+            out += "  at \(at) in \(d.rulePath) on \(d.dataPath)\n"
+            if let excerpt = d.excerpt {
+                let (source, carets) = excerpt.rendered()
+                out += "    " + source + "\n"
+                out += "    " + carets + "\n"
+            }
+            if d.falseAlternatives.count > 1 {
+                out += "  every alternative of the || was false:\n"
+                for a in d.falseAlternatives { out += "    - " + a.rendered() + "\n" }
+            }
+        } else {
+            out += "\n"
+        }
+        if let rejection { out += "  rejected before any rule ran: \(rejection)\n" }
+        if let hint = notConsultedHint { out += "  hint: \(hint)\n" }
+        if evaluations.isEmpty && rejection == nil {
+            out += "  no rule applies on this path\n"
+        }
+        return deciding
     }
 
     /// `49,990`.

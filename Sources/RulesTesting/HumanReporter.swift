@@ -55,7 +55,7 @@ package struct HumanReporter: Sendable {
                     if let d = explanation.decisive {
                         out += "        deciding rule: \(d.rulePath) at \(d.position) (line \(d.location.line))\n"
                     }
-                    for line in explanation.text.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
+                    for line in explanation.trace.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
                         out += "          " + line + "\n"
                     }
                 }

@@ -39,7 +39,7 @@ package enum JSONReporter {
                     if let reason = step.reason { fields.append(("reason", JSONText.quote(reason))) }
                     if let e = step.explanation {
                         if let d = e.decisive { fields.append(("decidingRule", JSONText.quote("\(d.rulePath) at \(d.position)"))) }
-                        fields.append(("explanation", JSONText.quote(e.text)))
+                        fields.append(("explanation", JSONText.quote(e.trace)))
                     }
                 }
                 out += "    {" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"

@@ -105,7 +105,7 @@ package struct TestRunner {
         if let text = step.expectReason {
             if decision.allowed {
                 out.append("expected a denial whose reason contains '\(text)', but the operation was allowed")
-            } else if !(decision.reason ?? "").contains(text) && !(explanation?.text ?? "").contains(text) {
+            } else if !(decision.reason ?? "").contains(text) && !(explanation?.trace ?? "").contains(text) {
                 out.append("expected the reason to contain '\(text)'; the reason is: \(decision.reason ?? "none")")
             }
         }

@@ -29,7 +29,7 @@ import Testing
         #expect(decisive.dataPath == "/users/alice/key00000")
         let n = explanation.omittedEvaluations
         #expect(n > 0)
-        #expect(explanation.text.hasSuffix("more evaluations not recorded\n"))
+        #expect(explanation.trace.hasSuffix("more evaluations not recorded\n"))
     }
 
     /// The deciding evaluation is recorded even when it comes after the limit.
@@ -46,8 +46,8 @@ import Testing
         #expect(explanation.omittedEvaluations == 91)
         #expect(explanation.decisive?.dataPath == "/z")
         #expect(explanation.decisive?.id == 101)
-        #expect(explanation.text.contains("→ /$k/.validate at "))
-        #expect(explanation.text.hasSuffix("  … and 91 more evaluations not recorded\n"))
+        #expect(explanation.trace.contains("→ /$k/.validate at "))
+        #expect(explanation.trace.hasSuffix("  … and 91 more evaluations not recorded\n"))
         #expect(explanation.headline == "newData.isString() was false: newData = snapshot /z = 5" || explanation.headline != nil)
     }
 

@@ -43,7 +43,7 @@ import Testing
         // Sub-expression values are recorded: the caller matches $uid, and the star already exists.
         #expect(decisive.values.contains { $0.text == "auth.uid === $uid" && $0.value == "true" })
         #expect(decisive.values.contains { $0.text == "data.exists()" && $0.value == "true" })
-        let text = explanation.text
+        let text = explanation.trace
         #expect(text.contains("update /: denied"))
         #expect(text.contains("→ /posts/$postId/stars/$uid/.write at "))
     }
@@ -85,5 +85,30 @@ import Testing
     @Test func explanationsAreNotMadeUnlessAsked() {
         let d = rules.decide(.read(path: "/posts"), on: Database(), auth: BlogExample.bob, now: 0)
         #expect(d.explanation == nil)
+    }
+}
+
+/// What `print` shows of the library's results: verdicts and reasons, never the trees.
+@Suite struct ReadableResultsTests {
+    @Test func decisionsCompareAndSetResultsAndExplanationsReadAsText() throws {
+        let rules = try Ruleset(source: #"{"rules": {"n": {".read": true, ".write": "newData.val() > data.val()"}}}"#)
+        var database = try Database(json: #"{"n": 1}"#)
+        let allowed = rules.decide(.set(path: "/n", value: 2), on: database, explain: true)
+        #expect("\(allowed)" == "allowed")
+        #expect(allowed.explanation?.text == "set /n: allowed\n  by /n/.write at database.rules.json:1:43\n")
+        let denied = rules.decide(.set(path: "/n", value: 0), on: database, explain: true)
+        #expect("\(denied)".hasPrefix("denied: "))
+        // The explanation's text is the summary; its trace adds every evaluation.
+        let explanation = try #require(denied.explanation)
+        #expect("\(explanation)" == explanation.text)
+        #expect(explanation.text.hasPrefix("set /n: denied: newData.val() > data.val() was false: 0 > 1\n"))
+        #expect(explanation.trace.hasPrefix(explanation.text) && explanation.trace.count > explanation.text.count)
+        #expect(!explanation.text.contains("→"))
+        let stale = database.compareAndSet(path: "/n", expectedHash: "", value: 5, rules: rules)
+        #expect(!stale.committed && stale.decision.allowed)
+        #expect("\(stale)" == "stale: the data changed (hash now \(NodeHash.of(database.node(at: "/n")))); nothing written")
+        let committed = database.compareAndSet(path: "/n", expectedHash: NodeHash.of(database.node(at: "/n")), value: 5, rules: rules)
+        #expect(committed.committed && "\(committed)".hasPrefix("committed (hash "))
+        #expect("\(database.compareAndSet(path: "/n", expectedHash: "", value: 0, rules: rules))".hasPrefix("denied: "))
     }
 }

@@ -21,7 +21,7 @@ import Testing
         let d = rules.decide(op, on: db, auth: auth, now: LoadWorkload.now, explain: explain)
         var h = Hasher()
         h.combine(d.reason)
-        h.combine(d.explanation?.text)
+        h.combine(d.explanation?.trace)
         h.combine(d.newRoot?.count)
         return Outcome(allowed: d.allowed, digest: h.finalize())
     }

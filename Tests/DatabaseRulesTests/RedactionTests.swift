@@ -76,7 +76,7 @@ import Testing
         #expect(!d.allowed)
         let explanation = try #require(d.explanation)
         #expect(explanation.isRedacted)
-        let text = explanation.text
+        let text = explanation.trace
         for s in c.shows { #expect(text.contains(s), "expected \(s) in:\n\(text)") }
         for s in c.hides { #expect(!text.contains(s), "did not expect \(s) in:\n\(text)") }
         // The one-line fields a server's denial reason is made of are redacted too.
@@ -96,7 +96,7 @@ import Testing
         let explanation = try #require(d.explanation)
         #expect(!explanation.isRedacted)
         #expect(explanation.headline == "newData.val() === root.child('pin').val() was false: '0000' === '4821'")
-        #expect(!explanation.text.contains("<unreadable>"))
+        #expect(!explanation.trace.contains("<unreadable>"))
     }
 
     /// Whatever the unreadable data holds, the caller gets the same redacted explanation for a
@@ -119,7 +119,7 @@ import Testing
         let a = rules.decide(operation, on: try Database(json: first), now: 1, explain: true, redactUnreadable: true)
         let b = rules.decide(operation, on: try Database(json: second), now: 1, explain: true, redactUnreadable: true)
         #expect(!a.allowed && !b.allowed)
-        #expect(a.explanation?.text == b.explanation?.text)
+        #expect(a.explanation?.trace == b.explanation?.trace)
         #expect(a.explanation?.isRedacted == true)
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// evaluations are shown once, objects by their keys, long source lines cut around the carets.
 @Suite struct ExplanationFormatTests {
     func lines(_ d: Decision) -> [String] {
-        (d.explanation?.text ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        (d.explanation?.trace ?? "").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     @Test func theFirstLineNamesTheFalseConjunct() throws {

@@ -36,7 +36,7 @@ import Testing
 
     /// Compares an explanation with its golden file, or rewrites the file under `UPDATE_GOLDEN`.
     func check(_ name: String, _ decision: Decision, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
-        let text = try #require(decision.explanation?.text, sourceLocation: sourceLocation)
+        let text = try #require(decision.explanation?.trace, sourceLocation: sourceLocation)
         let url = Self.goldenDirectory.appendingPathComponent(name + ".txt")
         let environment = ProcessInfo.processInfo.environment
         if environment["UPDATE_GOLDEN"] != nil || environment["RECORD_GOLDEN"] != nil {
@@ -52,7 +52,7 @@ import Testing
     /// The first line keeps within 120 columns; the source line and its carets (the third and
     /// fourth) within 120 once `rules test` has indented them by 10.
     func checkWidth(_ decision: Decision, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
-        let lines = (decision.explanation?.text ?? "").split(separator: "\n")
+        let lines = (decision.explanation?.trace ?? "").split(separator: "\n")
         #expect(lines.count >= 4, sourceLocation: sourceLocation)
         guard lines.count >= 4 else { return }
         #expect(lines[0].count <= 120, "too wide: \(lines[0])", sourceLocation: sourceLocation)
@@ -67,7 +67,7 @@ import Testing
         let d = engine.decide(.set(path: "/posts/p1/title", value: "Mine now"), on: try DataNode.fromJSON(Self.blogData),
                               auth: Self.user("bob"), now: Self.now, explain: true)
         #expect(!d.allowed)
-        let first = d.explanation?.text.split(separator: "\n").first.map(String.init) ?? ""
+        let first = d.explanation?.trace.split(separator: "\n").first.map(String.init) ?? ""
         #expect(first == "set /posts/p1/title: denied: data.parent().child('uid').val() === auth.uid was false: 'alice' === 'bob'")
         checkWidth(d)
         try check("blog-denied-set", d)
@@ -83,7 +83,7 @@ import Testing
             ("user-posts/alice/p1/starCount", 2),
         ]), on: try DataNode.fromJSON(Self.blogData), auth: Self.user("bob"), now: Self.now, explain: true)
         #expect(!d.allowed)
-        let text = d.explanation?.text ?? ""
+        let text = d.explanation?.trace ?? ""
         #expect(text.contains("(also for 1 other path)"))
         checkWidth(d)
         try check("blog-denied-update", d)
@@ -95,7 +95,7 @@ import Testing
         let d = engine.decide(.set(path: "/posts/p3", value: ["uid": "alice", "author": "Alice", "title": "T", "starCount": 0]),
                               on: try DataNode.fromJSON(Self.blogData), auth: Self.user("alice"), now: Self.now, explain: true)
         #expect(!d.allowed)
-        let first = d.explanation?.text.split(separator: "\n").first.map(String.init) ?? ""
+        let first = d.explanation?.trace.split(separator: "\n").first.map(String.init) ?? ""
         #expect(first == "set /posts/p3: denied: newData.hasChildren(['uid', 'author', 'title', 'body', 'starCount']) was false: missing 'body'")
         checkWidth(d)
         try check("blog-missing-children", d)
@@ -107,7 +107,7 @@ import Testing
         let d = engine.decide(.set(path: "/user-posts/alice/p1/title", value: "Changed"),
                               on: try DataNode.fromJSON(Self.blogData), auth: Self.user("alice"), now: Self.now, explain: true)
         #expect(!d.allowed)
-        let lines = (d.explanation?.text ?? "").split(separator: "\n").map(String.init)
+        let lines = (d.explanation?.trace ?? "").split(separator: "\n").map(String.init)
         #expect(lines.count > 4)
         if lines.count > 4 {
             #expect(lines[2].hasPrefix("    …") || lines[2].hasSuffix("…"), "\(lines[2])")
@@ -143,7 +143,7 @@ import Testing
         let d = engine.decide(.set(path: "/guess", value: "0000"), on: data, auth: Self.user("mallory"), now: Self.now,
                               explain: true, redactUnreadable: true)
         #expect(!d.allowed)
-        #expect(d.explanation?.text.contains("4821") == false)
+        #expect(d.explanation?.trace.contains("4821") == false)
         try check("pin-denied-set-redacted", d)
     }
 
@@ -158,7 +158,7 @@ import Testing
         let d = engine.decide(.set(path: "/n", value: 9), on: try DataNode.fromJSON(#"{"n": 5}"#),
                               auth: Self.user("alice"), now: Self.now, explain: true)
         #expect(!d.allowed)
-        let first = d.explanation?.text.split(separator: "\n").first.map(String.init) ?? ""
+        let first = d.explanation?.trace.split(separator: "\n").first.map(String.init) ?? ""
         #expect(first == "set /n: denied: newData.val() === data.val() + 1 was false: 9 === 6; newData.val() === data.val() - 1 was false: 9 === 4")
         #expect(d.explanation?.decisive?.falseAlternatives.count == 2)
         checkWidth(d)
@@ -179,7 +179,7 @@ import Testing
             ("posts/p1/starCount", .serverValue(.increment(-2))),
         ]), on: try DataNode.fromJSON(data), auth: Self.user("bob"), now: Self.now, explain: true)
         #expect(!d.allowed)
-        let first = d.explanation?.text.split(separator: "\n").first.map(String.init) ?? ""
+        let first = d.explanation?.trace.split(separator: "\n").first.map(String.init) ?? ""
         #expect(first.contains("!data.exists() was false"), "\(first)")
         #expect(first.contains("was false: 0 === 1"), "\(first)")
         #expect(first.count <= 120, "\(first)")
