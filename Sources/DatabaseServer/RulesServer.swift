@@ -27,6 +27,8 @@ package final class RulesServer: Sendable {
     package let storageWarnings: [String]
     /// The bytes of request bodies held at once, across connections.
     package let bodies: BodyBudget
+    /// Where the server's notices and its request log go (``ServerConfiguration/console``).
+    let console: ServerConsole
     /// The long-polling sessions open.
     let longPolls: LongPollSessions
     /// Numbers the realtime sessions (WebSocket and long polling).
@@ -40,6 +42,8 @@ package final class RulesServer: Sendable {
     package init(configuration: ServerConfiguration) throws {
         MallocArenas.limitToCores()
         self.configuration = configuration
+        let console = configuration.console
+        self.console = console
         let rules: NamespaceRules
         if let file = configuration.rulesFile {
             rules = try Self.load(file)
@@ -48,7 +52,7 @@ package final class RulesServer: Sendable {
         }
         coverage = configuration.coverage ? CoverageRecorder() : nil
         if let directory = configuration.dataDirectory {
-            let (store, contents) = try DurableStore.open(directory: directory, compactionBytes: configuration.limits.compactionBytes)
+            let (store, contents) = try DurableStore.open(directory: directory, compactionBytes: configuration.limits.compactionBytes, console: console)
             self.store = store
             registry = NamespaceRegistry(defaultName: configuration.defaultNamespace, rules: rules, coverage: coverage, store: store)
             storageWarnings = registry.restore(contents)
@@ -57,10 +61,10 @@ package final class RulesServer: Sendable {
             storageWarnings = []
             registry = NamespaceRegistry(defaultName: configuration.defaultNamespace, rules: rules, coverage: coverage)
         }
-        log = RequestLog(capacity: configuration.requestLogCapacity, format: configuration.logFormat)
+        log = RequestLog(capacity: configuration.requestLogCapacity, format: configuration.logFormat, console: console)
         rulesStamp = Mutex(configuration.rulesFile.flatMap(FileStamp.init(path:)))
         bodies = BodyBudget(total: max(configuration.limits.maxBodyBytesInFlight, configuration.limits.maxBodyBytes))
-        longPolls = LongPollSessions(limits: configuration.limits)
+        longPolls = LongPollSessions(limits: configuration.limits, console: console)
     }
 
     /// Loads an emulator export (`DIR/database_export/<namespace>.json`) into the namespaces,
@@ -115,7 +119,7 @@ package final class RulesServer: Sendable {
             hosts: HostPolicy(allowedNames: configuration.allowedHosts),
             bodies: bodies)
         let ports = AsyncStream<Int>.makeStream()
-        let connectionLimit = Self.connectionLimit(limits.maxConnections)
+        let connectionLimit = Self.connectionLimit(limits.maxConnections, console: console)
         let table = ConnectionTable(limit: connectionLimit)
         let server = httpServer(table: table)
         let connections = MaximumAvailableConnections(connectionLimit)
@@ -215,7 +219,7 @@ package final class RulesServer: Sendable {
 
     /// The connections the server may hold: `wanted`, within the process's file descriptor
     /// limit (raised to its hard limit first, as servers do), keeping 128 descriptors for files.
-    static func connectionLimit(_ wanted: Int) -> Int {
+    static func connectionLimit(_ wanted: Int, console: ServerConsole) -> Int {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return wanted }
         if limit.rlim_cur < limit.rlim_max {
@@ -225,7 +229,7 @@ package final class RulesServer: Sendable {
         }
         let available = Int(clamping: limit.rlim_cur) - 128
         if wanted > available {
-            say("rules serve: warning: --max-connections \(wanted) is over what the file descriptor limit allows; using \(max(available, 1))")
+            console.say("rules serve: warning: --max-connections \(wanted) is over what the file descriptor limit allows; using \(max(available, 1))")
         }
         return max(1, min(wanted, available))
     }
@@ -312,19 +316,15 @@ package final class RulesServer: Sendable {
         do {
             let rules = try Self.load(path)
             let switched = registry.replaceDefaultRules(rules)
-            Self.say("rules reloaded from \(path)" + (switched.isEmpty ? "" : " (namespaces: \(switched.joined(separator: ", ")))"))
+            console.say("rules reloaded from \(path)" + (switched.isEmpty ? "" : " (namespaces: \(switched.joined(separator: ", ")))"))
             return nil
         } catch {
             let text = error.description
-            Self.say("rules in \(path) do not compile; the previous rules stay in force:\n\(text)")
+            console.say("rules in \(path) do not compile; the previous rules stay in force:\n\(text)")
             return text
         }
     }
 
-    /// Writes a line to standard error.
-    static func say(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
-    }
 }
 
 /// A task that runs until the server shuts down (then it is cancelled), as a service of its

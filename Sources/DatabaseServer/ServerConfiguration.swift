@@ -28,6 +28,8 @@ package struct ServerConfiguration: Sendable {
     package var coverage = true
     /// Resource bounds.
     package var limits = ServerLimits()
+    /// Where the server's notices and request log are written (standard error).
+    package var console: ServerConsole = .standardError
     /// Seconds between checks of the rules file for changes.
     package var rulesPollSeconds: Double = 0.5
 

@@ -19,6 +19,8 @@ package final class RequestLog: Sendable {
     package let capacity: Int
     /// How records are written.
     package let format: Format
+    /// Where records and the server's notices are written.
+    package let console: ServerConsole
     private let ring: Mutex<Ring>
 
     private struct Ring {
@@ -28,9 +30,10 @@ package final class RequestLog: Sendable {
     }
 
     /// A log keeping `capacity` records.
-    package init(capacity: Int = 1000, format: Format = .text) {
+    package init(capacity: Int = 1000, format: Format = .text, console: ServerConsole = .standardError) {
         self.capacity = max(capacity, 1)
         self.format = format
+        self.console = console
         ring = Mutex(Ring())
     }
 
@@ -49,8 +52,8 @@ package final class RequestLog: Sendable {
         }
         switch format {
         case .quiet: break
-        case .json: Self.write(record.json + "\n")
-        case .text: if record.verdict != "allowed" { Self.write(record.text + "\n") }
+        case .json: console.write(record.json + "\n")
+        case .text: if record.verdict != "allowed" { console.write(record.text + "\n") }
         }
     }
 
@@ -89,7 +92,4 @@ package final class RequestLog: Sendable {
         }
     }
 
-    private static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
-    }
 }

@@ -80,7 +80,7 @@ struct LongPollResponder: Sendable {
         do {
             session = try sessions.open(wire: wire, callback: callback)
         } catch {
-            RulesServer.say("lp \(name): refusing a long-polling session: \(limits.maxLongPollSessions) are open, the limit")
+            log.console.say("lp \(name): refusing a long-polling session: \(limits.maxLongPollSessions) are open, the limit")
             var response = Self.script(LongPollScript.comment("too many long-polling sessions; try again"), status: .serviceUnavailable)
             response.headers[.retryAfter] = "1"
             return response

@@ -8,9 +8,11 @@ import Synchronization
 final class LongPollSessions: Sendable {
     private let byID = Mutex<[String: LongPollSession]>([:])
     private let limits: ServerLimits
+    private let console: ServerConsole
 
-    init(limits: ServerLimits) {
+    init(limits: ServerLimits, console: ServerConsole) {
         self.limits = limits
+        self.console = console
     }
 
     /// The server has as many long-polling sessions as it may.
@@ -52,7 +54,7 @@ final class LongPollSessions: Sendable {
             try? await Task.sleep(for: .seconds(1))
             let seconds = limits.longPollIdleSeconds
             for session in byID.withLock({ Array($0.values) }) where session.idle(for: seconds) {
-                RulesServer.say("lp \(session.wire.namespaceName) session \(session.wire.session): the client is gone (no request for \(Int(seconds)) s)")
+                console.say("lp \(session.wire.namespaceName) session \(session.wire.session): the client is gone (no request for \(Int(seconds)) s)")
                 session.end()
             }
         }

@@ -31,6 +31,8 @@ package final class DurableStore: Sendable {
     /// Log bytes (per namespace) after which a snapshot replaces the log, unless the last
     /// snapshot was larger.
     package let compactionBytes: Int
+    /// Where a storage failure is told.
+    private let console: ServerConsole
     private let database: DatabaseQueue
     private let state: Mutex<State>
     private let worker = DispatchQueue(label: "rules-serve.durable-store")
@@ -81,7 +83,7 @@ package final class DurableStore: Sendable {
     /// Opens (or creates) the store in `directory` and reads what it holds. Fails when the
     /// directory cannot be used, when another server has the store open, or when the file is not
     /// one of ours.
-    package static func open(directory: String, compactionBytes: Int = 16 * 1024 * 1024) throws(StoreError) -> (DurableStore, Contents) {
+    package static func open(directory: String, compactionBytes: Int = 16 * 1024 * 1024, console: ServerConsole = .standardError) throws(StoreError) -> (DurableStore, Contents) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -118,7 +120,7 @@ package final class DurableStore: Sendable {
         } catch {
             throw StoreError(Self.describe(error, file: file))
         }
-        let store = DurableStore(file: file, database: queue, compactionBytes: compactionBytes, next: counts.next)
+        let store = DurableStore(file: file, database: queue, compactionBytes: compactionBytes, next: counts.next, console: console)
         store.state.withLock {
             $0.logBytes = counts.logBytes
             $0.snapshotBytes = counts.snapshotBytes
@@ -126,7 +128,8 @@ package final class DurableStore: Sendable {
         return (store, contents)
     }
 
-    private init(file: String, database: DatabaseQueue, compactionBytes: Int, next: UInt64) {
+    private init(file: String, database: DatabaseQueue, compactionBytes: Int, next: UInt64, console: ServerConsole) {
+        self.console = console
         self.file = file
         self.database = database
         self.compactionBytes = compactionBytes
@@ -228,7 +231,7 @@ package final class DurableStore: Sendable {
                 for waiter in ready { waiter.continuation.resume() }
             } catch {
                 let message = "durable storage failed, writes are refused until the server restarts: \(Self.describe(error, file: file))"
-                RulesServer.say("rules serve: \(message)")
+                console.say("rules serve: \(message)")
                 let waiting = state.withLock { state in
                     state.failure = message
                     state.draining = false

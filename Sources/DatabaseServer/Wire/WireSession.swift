@@ -47,10 +47,10 @@ final class WireSession: @unchecked Sendable {
         self.session = session
         self.explainDenials = explainDenials
         self.transportName = Mutex(transport)
-        let ns = namespace.name, reason = closeReason
+        let ns = namespace.name, reason = closeReason, console = log.console
         (outbox, stream) = WireOutbox.make(capacity: limits.maxQueuedEvents, bytes: limits.maxQueuedBytes) {
             if reason.set("the client reads too slowly: more than \(limits.maxQueuedEvents) messages or \(limits.maxQueuedBytes) bytes wait for it") {
-                RulesServer.say("\(transport) \(ns) session \(session): closing the connection: the client reads too slowly")
+                console.say("\(transport) \(ns) session \(session): closing the connection: the client reads too slowly")
             }
             onOverflow()
         }
@@ -76,7 +76,7 @@ final class WireSession: @unchecked Sendable {
     /// overflow): the outbox is finished, so the transport closes once it has sent what waits.
     func close(_ why: String) {
         closeReason.set(why)
-        RulesServer.say("\(transport) \(namespace.name) session \(session): closing the connection: \(why)")
+        log.console.say("\(transport) \(namespace.name) session \(session): closing the connection: \(why)")
         outbox.finish()
     }
 
