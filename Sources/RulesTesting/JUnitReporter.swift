@@ -1,3 +1,5 @@
+import RulesSyntax
+
 /// JUnit XML (the dialect GitLab and the test-reporter actions read): one `<testsuite>` per spec
 /// file, one `<testcase>` per test with the spec's `file` and the test's `line`; a failed test has
 /// one `<failure>` whose message names the first failed step and whose text holds every failed
@@ -63,27 +65,8 @@ package enum JUnitReporter {
         return out
     }
 
-    /// Escapes `& < > " '` and drops characters XML 1.0 cannot hold.
-    package static func escape(_ s: String) -> String {
-        // Most text has nothing to escape: return it as it is.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") || $0 == 0xEF }) {
-            return s
-        }
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out.unicodeScalars.append(u)
-            case _ where u.value < 0x20 || u.value == 0xFFFE || u.value == 0xFFFF: continue
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
+    /// Escapes `& < > " '` and drops characters XML 1.0 cannot hold (``MarkupText/escaped(_:)``).
+    package static func escape(_ s: String) -> String { MarkupText.escaped(s) }
 
     private static func seconds(_ s: Double) -> String {
         let thousandths = Int((s * 1000).rounded())

@@ -1,3 +1,5 @@
+import RulesSyntax
+
 /// The page `rules serve` shows at `/`: the data of a namespace, live; the recent requests with
 /// each one's explanation; the rules with their coverage. Three files beside this one, compiled
 /// into the binary as package resources: `page.html` (static HTML with the server's default
@@ -6,7 +8,7 @@
 enum InspectorPage {
     /// The page, with the server's default namespace in its `<meta>` element.
     static func html(defaultNamespace: String) -> String {
-        template.replacingOccurrences(of: "{{defaultNamespace}}", with: escaped(defaultNamespace))
+        template.replacingOccurrences(of: "{{defaultNamespace}}", with: MarkupText.escaped(defaultNamespace))
     }
 
     /// `page.html`.
@@ -16,22 +18,4 @@ enum InspectorPage {
     /// `page.css`, served at `/.inspect/page.css`: system fonts, light and dark schemes,
     /// visible focus, and verdicts shown by text as well as by colour.
     static let style = String(decoding: PackageResources.page_css, as: UTF8.self)
-
-    /// Text for an HTML attribute value or element content: `&`, `<`, `>`, `"` and `'` as
-    /// character references.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
 }
