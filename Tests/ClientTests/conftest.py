@@ -62,6 +62,10 @@ class Server:
         return requests.request(method, url, data=data, headers=h, timeout=10)
 
     def stop(self):
+        if self.proc.poll() is not None:
+            # It ended before the test stopped it: what it said is the clue (shown with the failure).
+            tail = "".join(line for line in self.log[-400:] if not line.startswith("{"))
+            print(f"rules serve exited by itself with status {self.proc.returncode}:\n{tail}")
         self.proc.terminate()
         try:
             self.proc.wait(timeout=10)
