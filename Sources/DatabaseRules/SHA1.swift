@@ -3,7 +3,7 @@
 /// Written here so that the library needs no cryptography package.
 struct SHA1 {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
-    private var block: [UInt8] = []
+    private var block: [UInt8] = []  // the bytes of the block being filled (fewer than 64)
     private var length: UInt64 = 0
 
     /// The 20-byte digest of `bytes`.
@@ -14,7 +14,21 @@ struct SHA1 {
     }
 
     mutating func update(_ bytes: some Sequence<UInt8>) {
-        block.reserveCapacity(64)
+        // Contiguous input (a string's UTF-8, an array) is taken a block at a time.
+        let done: Void? = bytes.withContiguousStorageIfAvailable { buffer in
+            var rest = buffer[...]
+            length &+= UInt64(buffer.count)
+            while !rest.isEmpty {
+                let take = Swift.min(64 - block.count, rest.count)
+                block.append(contentsOf: rest.prefix(take))
+                rest = rest.dropFirst(take)
+                if block.count == 64 {
+                    compress()
+                    block.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        if done != nil { return }
         for byte in bytes {
             block.append(byte)
             length &+= 1

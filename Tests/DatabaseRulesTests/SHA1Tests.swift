@@ -23,6 +23,9 @@ import Testing
     func digests(_ input: String, _ digest: String) {
         let hex = SHA1.digest(input.utf8).map { String(format: "%02x", $0) }.joined()
         #expect(hex == digest)
+        // Input without contiguous storage takes the byte-by-byte path.
+        let bytewise = SHA1.digest(input.utf8.lazy.map { $0 }).map { String(format: "%02x", $0) }.joined()
+        #expect(bytewise == digest)
     }
 
     @Test func aMillionAs() {
