@@ -3,7 +3,7 @@ import Foundation
 import RulesCompiler
 import RulesSyntax
 
-/// `rules compile FILE --disassemble`: shows the bytecode of every rule.
+/// `rules compile FILE --disassemble [--fast]`: shows the bytecode of every rule.
 package struct CompileCommand: ParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "compile",
@@ -15,6 +15,9 @@ package struct CompileCommand: ParsableCommand {
 
     @Flag(help: "Print the rule tree with each rule's bytecode and source location.")
     package var disassemble = false
+
+    @Flag(help: "With --disassemble: the fast code instead, which runs when nothing is traced (fused instructions, and what each carries a boolean into).")
+    package var fast = false
 
     package init() {}
 
@@ -31,7 +34,7 @@ package struct CompileCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if disassemble {
-            print(Disassembler.listing(ruleset), terminator: "")
+            print(Disassembler.listing(ruleset, fast: fast), terminator: "")
         } else {
             print("\(path): \(ruleset.rules.count) rules, \(ruleset.instructions.count) instructions, \(ruleset.nodes.count) locations")
         }

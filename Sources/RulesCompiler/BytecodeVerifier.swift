@@ -52,6 +52,7 @@ enum BytecodeVerifier {
         func within(_ count: Int, _ table: String) -> String? {
             operand >= 0 && operand < count ? nil : "no entry \(operand) among \(count) \(table)"
         }
+        if ins.opcode.isFused || ins.then != .push { return "fused instructions belong to the fast code only" }
         switch ins.opcode {
         case .pushNumber: return within(numbers, "numbers")
         case .pushString, .property: return within(strings, "strings")

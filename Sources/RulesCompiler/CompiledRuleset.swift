@@ -16,8 +16,13 @@ package final class CompiledRuleset: Sendable {
     package let nodes: [CompiledNode]
     /// Every rule.
     package let rules: [CompiledRule]
-    /// The code of every rule.
+    /// The code of every rule, one instruction per step of the expression: what a traced run
+    /// executes, and what the disassembler shows.
     package let instructions: [Instruction]
+    /// The same code with common sequences fused and boolean results carried into the `!`,
+    /// `&&`, `||` or `return` after them (see ``BytecodeFuser``): what an untraced run executes.
+    /// Same length and indexes as ``instructions``.
+    package let fastInstructions: [Instruction]
     /// The file range of the expression that produced each instruction.
     package let instructionRanges: [SourceRange]
     /// The expression node id whose value is on top of the stack after each instruction, or -1.
@@ -51,6 +56,7 @@ package final class CompiledRuleset: Sendable {
         self.nodes = nodes
         self.rules = rules
         self.instructions = instructions
+        self.fastInstructions = BytecodeFuser.fuse(instructions, rules: rules)
         self.instructionRanges = instructionRanges
         self.instructionNodes = instructionNodes
         self.numbers = numbers

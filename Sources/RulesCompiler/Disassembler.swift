@@ -1,9 +1,10 @@
 import RulesSyntax
 
-/// Prints a compiled ruleset: the rule tree, and for each rule its location and bytecode.
+/// Prints a compiled ruleset: the rule tree, and for each rule its location and bytecode (the
+/// plain code, or the fast code that runs when nothing is traced).
 package enum Disassembler {
     /// The listing as text.
-    package static func listing(_ ruleset: CompiledRuleset) -> String {
+    package static func listing(_ ruleset: CompiledRuleset, fast: Bool = false) -> String {
         var out = ""
         for node in ruleset.nodes {
             var header = node.path
@@ -20,7 +21,7 @@ package enum Disassembler {
                 }
                 out += "  \(kind.key) \(ruleset.file.path):\(loc): \(rule.codeEnd - rule.codeStart) instructions\n"
                 for pc in rule.codeStart..<rule.codeEnd {
-                    out += "    " + line(ruleset, pc) + "\n"
+                    out += "    " + line(ruleset, pc, fast: fast) + "\n"
                 }
             }
         }
@@ -28,14 +29,19 @@ package enum Disassembler {
     }
 
     /// One instruction, with its operand decoded and its source location.
-    package static func line(_ ruleset: CompiledRuleset, _ pc: Int) -> String {
-        let ins = ruleset.instructions[pc]
+    package static func line(_ ruleset: CompiledRuleset, _ pc: Int, fast: Bool = false) -> String {
+        let code = fast ? ruleset.fastInstructions : ruleset.instructions
+        let ins = code[pc]
         var text = pad(String(pc), 5) + " " + pad(ins.opcode.mnemonic, 18)
         switch ins.opcode {
         case .pushNumber:
             text += format(ruleset.numbers[Int(ins.operand)])
-        case .pushString, .property, .childConst, .hasChildConst:
+        case .pushString, .property, .childConst, .hasChildConst, .authMember:
             text += quoted(ruleset.strings[Int(ins.operand)])
+        case .childConstQuery:
+            text += quoted(ruleset.strings[Int(ins.operand)]) + " " + ruleset.instructions[pc + 1].opcode.mnemonic
+        case .dataQuery, .newDataQuery:
+            text += ruleset.instructions[pc + 1].opcode.mnemonic
         case .loadWildcard:
             text += "slot \(ins.operand)"
         case .loadQueryField:
@@ -50,6 +56,7 @@ package enum Disassembler {
         default:
             break
         }
+        if ins.then != .push { text += (text.hasSuffix(" ") ? "" : " ") + "then " + String(describing: ins.then) }
         let loc = ruleset.file.location(of: ruleset.instructionRanges[pc])
         return pad(text, 48) + " ; \(loc.line):\(loc.column)"
     }

@@ -108,11 +108,63 @@ package enum Opcode: UInt8, Sendable, CaseIterable {
     /// `bool ->` ends the rule with that result.
     case `return`
 
+    // Fused instructions: only in the fast code (``CompiledRuleset/fastInstructions``), which
+    // ``BytecodeFuser`` makes from the plain code. Each stands where the first instruction of
+    // its sequence stands and does the work of the whole sequence; the instructions it absorbs
+    // stay in place after it (a jump may still land on them), and the VM steps over them.
+
+    /// `loadAuth; property name`. operand: string index of the name. `-> auth.name`, looked up
+    /// once per decision.
+    case authMember
+    /// `loadAuth; pushNull; equal`. `-> bool`: signed out.
+    case authIsNull
+    /// `loadAuth; pushNull; notEqual`. `-> bool`: signed in.
+    case authIsNotNull
+    /// `loadData; Q` where Q is a snapshot query (`val`, `exists`, a type test, …: the next
+    /// instruction). `-> value`
+    case dataQuery
+    /// `loadNewData; Q` as ``dataQuery``. `-> value`
+    case newDataQuery
+    /// `childConst path; Q` where Q is a snapshot query (the next instruction). operand: string
+    /// index of the path. `snapshot -> value`
+    case childConstQuery
+
     /// The name shown by the disassembler.
     package var mnemonic: String {
         switch self {
         case .return: "return"
         default: String(describing: self)
+        }
+    }
+
+    /// True for the instructions only ``BytecodeFuser`` makes.
+    package var isFused: Bool { rawValue >= Opcode.authMember.rawValue }
+
+    /// How many instructions of the plain code a fused instruction stands for (1 for the others).
+    package var fusedLength: Int {
+        switch self {
+        case .authMember, .dataQuery, .newDataQuery, .childConstQuery: 2
+        case .authIsNull, .authIsNotNull: 3
+        default: 1
+        }
+    }
+
+    /// Whether this is a snapshot method that reads only its receiver's location and cannot fail
+    /// on a snapshot: `val()`, `exists()`, the type tests, `hasChildren()` without names,
+    /// `getPriority()`.
+    package var isSnapshotQuery: Bool {
+        switch self {
+        case .val, .getPriority, .exists, .isNumber, .isString, .isBoolean, .hasAnyChildren: true
+        default: false
+        }
+    }
+
+    /// Whether the instruction may leave a boolean on the stack (every instruction but the jumps
+    /// and `return`).
+    package var mayPushBoolean: Bool {
+        switch self {
+        case .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfFalse, .jump, .return: false
+        default: true
         }
     }
 

@@ -28,29 +28,40 @@ package enum CoverageReporter {
     /// The full data as JSON, with the format's `version` and the overall `percent` of rules
     /// evaluated at the top.
     package static func json(_ c: CoverageCollector) -> String {
-        func pct(_ p: Double) -> String { JSONText.double((p * 100).rounded() / 100).rendered() }
-        var out = "{\n  \"version\": \(version),\n  \"percent\": \(pct(c.percent)),\n  \"branchPercent\": \(pct(c.branchPercent)),\n"
-        out += "  \"rulesEvaluated\": \(c.evaluatedRules),\n  \"rulesTotal\": \(c.totalRules),\n"
-        out += "  \"branchesSeen\": \(c.seenBranches),\n  \"branchesTotal\": \(c.totalBranches),\n  \"files\": ["
-        for (fi, f) in c.files.enumerated() {
-            out += fi == 0 ? "\n" : ",\n"
-            out += "    {\n      \"path\": \(JSONText.quote(f.path)),\n      \"percent\": \(pct(f.percent)),\n"
-            out += "      \"branchPercent\": \(pct(f.branchPercent)),\n      \"rules\": ["
-            for (ri, r) in f.rules.enumerated() {
-                out += ri == 0 ? "\n" : ",\n"
-                out += "        {\"rulePath\": \(JSONText.quote(r.rulePath)), \"line\": \(r.location.line), \"column\": \(r.location.column), "
-                if let k = r.constant { out += "\"constant\": \(k), " }
-                out += "\"evaluations\": \(r.evaluations), \"true\": \(r.trueCount), \"false\": \(r.falseCount), \"error\": \(r.errorCount), \"branches\": ["
-                out += r.branches.map { b in
-                    "{\"role\": \"\(b.role.rawValue)\", \"text\": \(JSONText.quote(b.text)), \"line\": \(b.location.line), \"column\": \(b.location.column), "
-                        + "\"true\": \(b.trueCount), \"false\": \(b.falseCount), \"error\": \(b.errorCount)}"
-                }.joined(separator: ", ")
-                out += "]}"
+        // Rules and branches one per line.
+        document(c).rendered(indent: 2, inlineFrom: 4) + "\n"
+    }
+
+    /// The JSON report as a value (see ``json(_:)``), for documents that carry it with more.
+    package static func document(_ c: CoverageCollector) -> JSONText {
+        func pct(_ p: Double) -> JSONText { .double((p * 100).rounded() / 100) }
+        func location(_ l: SourceLocation) -> [(String, JSONText)] { [("line", .int(l.line)), ("column", .int(l.column))] }
+        let files: [JSONText] = c.files.map { f in
+            let rules: [JSONText] = f.rules.map { r in
+                var members: [(String, JSONText)] = [("rulePath", .string(r.rulePath))] + location(r.location)
+                if let k = r.constant { members.append(("constant", .bool(k))) }
+                members += [
+                    ("evaluations", .int(r.evaluations)), ("true", .int(r.trueCount)), ("false", .int(r.falseCount)),
+                    ("error", .int(r.errorCount)),
+                    ("branches", .array(r.branches.map { b in
+                        .object([("role", .string(b.role.rawValue)), ("text", .string(b.text))] + location(b.location) + [
+                            ("true", .int(b.trueCount)), ("false", .int(b.falseCount)), ("error", .int(b.errorCount)),
+                        ])
+                    })),
+                ]
+                return .object(members)
             }
-            out += f.rules.isEmpty ? "]\n    }" : "\n      ]\n    }"
+            return .object([
+                ("path", .string(f.path)), ("percent", pct(f.percent)), ("branchPercent", pct(f.branchPercent)),
+                ("rules", .array(rules)),
+            ])
         }
-        out += c.files.isEmpty ? "]\n}\n" : "\n  ]\n}\n"
-        return out
+        return .object([
+            ("version", .int(version)), ("percent", pct(c.percent)), ("branchPercent", pct(c.branchPercent)),
+            ("rulesEvaluated", .int(c.evaluatedRules)), ("rulesTotal", .int(c.totalRules)),
+            ("branchesSeen", .int(c.seenBranches)), ("branchesTotal", .int(c.totalBranches)),
+            ("files", .array(files)),
+        ])
     }
 
     /// An lcov tracefile: per rules file (its `SF` an absolute path, so `genhtml` finds the file

@@ -10,14 +10,20 @@ package enum JSONText: Sendable, Equatable {
 
     package static func == (a: JSONText, b: JSONText) -> Bool { a.rendered() == b.rendered() }
 
-    /// The JSON text; `indent` > 0 pretty-prints with that many spaces per level.
-    package func rendered(indent: Int = 2) -> String {
+    /// The JSON text; `indent` > 0 pretty-prints with that many spaces per level, and arrays
+    /// and objects nested `inlineFrom` levels deep or more are then written on one line, their
+    /// items separated by `, ` and keys by `: ` (as in `{"rule": "/a", "true": 3}`).
+    package func rendered(indent: Int = 2, inlineFrom: Int = .max) -> String {
         var out = ""
-        write(&out, indent: indent, level: 0)
+        write(&out, indent: indent, level: 0, inlineFrom: inlineFrom)
         return out
     }
 
-    private func write(_ out: inout String, indent: Int, level: Int) {
+    private func write(_ out: inout String, indent: Int, level: Int, inlineFrom: Int) {
+        if indent > 0, level >= inlineFrom {
+            writeInline(&out)
+            return
+        }
         let nl = indent > 0 ? "\n" : ""
         let pad = String(repeating: " ", count: indent * (level + 1))
         let closePad = String(repeating: " ", count: indent * level)
@@ -33,7 +39,7 @@ package enum JSONText: Sendable, Equatable {
             out += "[" + nl
             for (i, item) in items.enumerated() {
                 out += pad
-                item.write(&out, indent: indent, level: level + 1)
+                item.write(&out, indent: indent, level: level + 1, inlineFrom: inlineFrom)
                 if i < items.count - 1 { out += "," }
                 out += nl
             }
@@ -43,11 +49,34 @@ package enum JSONText: Sendable, Equatable {
             out += "{" + nl
             for (i, (k, v)) in members.enumerated() {
                 out += pad + Self.quote(k) + (indent > 0 ? ": " : ":")
-                v.write(&out, indent: indent, level: level + 1)
+                v.write(&out, indent: indent, level: level + 1, inlineFrom: inlineFrom)
                 if i < members.count - 1 { out += "," }
                 out += nl
             }
             out += closePad + "}"
+        }
+    }
+
+    /// One line, with `, ` and `: `.
+    private func writeInline(_ out: inout String) {
+        switch self {
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += ", " }
+                item.writeInline(&out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, (k, v)) in members.enumerated() {
+                if i > 0 { out += ", " }
+                out += Self.quote(k) + ": "
+                v.writeInline(&out)
+            }
+            out += "}"
+        default:
+            write(&out, indent: 0, level: 0, inlineFrom: .max)
         }
     }
 

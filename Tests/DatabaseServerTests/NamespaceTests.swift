@@ -166,8 +166,8 @@ final class RecordingSink: EventSink {
         let json = recorder.json(namespace: "c", rules: ns.rules.loaded)
         task.cancel()
         recorder.stop()
-        #expect(json.contains(#""namespace":"c""#))
+        #expect(json.contains(#""namespace": "c""#))
         #expect(json.contains(#"{"rulePath": "/users/$uid/.write", "line": 3, "column": 47, "evaluations": 2, "true": 1, "false": 1, "error": 0"#), "\(json)")
-        #expect(json.contains(#""dropped":0"#))
+        #expect(json.contains(#""dropped": 0"#))
     }
 }

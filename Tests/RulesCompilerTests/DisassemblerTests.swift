@@ -23,6 +23,23 @@ import Testing
         #expect(listing == expected)
     }
 
+    /// The fast code of the same file: fused instructions, and the continuations that carry a
+    /// boolean into the `!`, `&&`, `||` or `return` after it.
+    @Test func fastListingMatchesTheGoldenFile() throws {
+        let input = Self.golden.appendingPathComponent("disassembly.rules.json")
+        let data = try #require(FileManager.default.contents(atPath: input.path))
+        let file = SourceFile(path: "disassembly.rules.json", bytes: [UInt8](data))
+        let ruleset = try #require(RulesCompiler.compile(file).ruleset)
+        let listing = Disassembler.listing(ruleset, fast: true)
+        let expectedURL = Self.golden.appendingPathComponent("disassembly-fast.expected")
+        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] != nil {
+            try Data(listing.utf8).write(to: expectedURL)
+            return
+        }
+        let expected = try String(contentsOf: expectedURL, encoding: .utf8)
+        #expect(listing == expected)
+    }
+
     @Test func jumpsLandInsideTheirRule() throws {
         let input = Self.golden.appendingPathComponent("disassembly.rules.json")
         let data = try #require(FileManager.default.contents(atPath: input.path))

@@ -1,5 +1,6 @@
 import DatabaseRules
 import RulesCoverage
+import RulesSyntax
 import Synchronization
 
 /// Rule coverage since the server started: for each rule of each namespace's rules, how often
@@ -78,9 +79,9 @@ package final class CoverageRecorder: Sendable {
     /// format plus `namespace`, `dropped` and `pending` counts.
     package func json(namespace: String, rules: LoadedRules) -> String {
         let (collector, dropped, pending) = counts(namespace: namespace, rules: rules)
-        let report = CoverageReporter.json(collector).trimmingTrailingNewline
-        let extra = #""namespace":"# + DataText.jsonQuoted(namespace) + #","dropped":\#(dropped),"pending":\#(pending),"#
-        return report.hasPrefix("{") ? "{" + extra + report.dropFirst() : report
+        var members: [(String, JSONText)] = [("namespace", .string(namespace)), ("dropped", .int(dropped)), ("pending", .int(pending))]
+        if case .object(let report) = CoverageReporter.document(collector) { members += report }
+        return JSONText.object(members).rendered(indent: 2, inlineFrom: 4)
     }
 
     /// The coverage of a namespace's current rules (zero counts when none were counted for
@@ -94,13 +95,5 @@ package final class CoverageRecorder: Sendable {
             collector.register(rules)
             return (collector, state.dropped, state.pending)
         }
-    }
-}
-
-extension String {
-    fileprivate var trimmingTrailingNewline: String {
-        var s = self
-        while s.hasSuffix("\n") { s.removeLast() }
-        return s
     }
 }

@@ -1,4 +1,5 @@
 import DatabaseRules
+import RulesSyntax
 
 /// An ``Explanation`` as JSON for the page: each rule evaluated, where it is, its result, the
 /// `$vars` bound, its sub-expression values and the part that made it false, and which one decided.
@@ -18,38 +19,46 @@ import DatabaseRules
 /// that made a rule false, each with its value and detail; empty when no `||` decided.
 enum ExplanationJSON {
     static func render(_ explanation: Explanation) -> String {
-        let decisiveID = explanation.decisive?.id
-        let decisive = explanation.evaluations.firstIndex { $0.id == decisiveID }
-        var out = #"{"operation":"# + q(explanation.operation)
-        out += #","allowed":"# + (explanation.allowed ? "true" : "false")
-        out += #","rejection":"# + (explanation.rejection.map(q) ?? "null")
-        out += #","decisive":"# + (decisive.map(String.init) ?? "null")
-        out += #","evaluations":["# + explanation.evaluations.map(evaluation).joined(separator: ",") + "]}"
-        return out
+        value(explanation).rendered(indent: 0)
     }
 
-    static func evaluation(_ e: RuleEvaluation) -> String {
+    /// The explanation as a JSON value.
+    static func value(_ explanation: Explanation) -> JSONText {
+        let decisiveID = explanation.decisive?.id
+        let decisive = explanation.evaluations.firstIndex { $0.id == decisiveID }
+        return .object([
+            ("operation", .string(explanation.operation)),
+            ("allowed", .bool(explanation.allowed)),
+            ("rejection", string(explanation.rejection)),
+            ("decisive", decisive.map(JSONText.int) ?? .null),
+            ("evaluations", .array(explanation.evaluations.map(evaluation))),
+        ])
+    }
+
+    static func evaluation(_ e: RuleEvaluation) -> JSONText {
         let result: String, error: String?
         switch e.outcome {
         case .value(let b): (result, error) = (b ? "true" : "false", nil)
         case .error(let runtime): (result, error) = ("error", runtime.message)
         }
-        var out = #"{"id":\#(e.id),"kind":"# + q(e.kind.rawValue)
-        out += #","rulePath":"# + q(e.rulePath) + #","dataPath":"# + q(e.dataPath)
-        out += #","file":"# + q(e.file) + #","line":\#(e.location.line),"column":\#(e.location.column)"#
-        out += #","result":"# + q(result) + #","error":"# + (error.map(q) ?? "null")
-        out += #","errorLine":"# + (e.errorLocation.map { String($0.line) } ?? "null")
-        out += #","errorColumn":"# + (e.errorLocation.map { String($0.column) } ?? "null")
-        out += #","bindings":["# + e.bindings.map { #"{"name":"# + q($0.name) + #","value":"# + q($0.value) + "}" }.joined(separator: ",") + "]"
-        out += #","source":"# + q(e.source)
-        out += #","values":["# + e.values.map { #"{"text":"# + q($0.text) + #","value":"# + q($0.value) + "}" }.joined(separator: ",") + "]"
-        out += #","falsePart":"# + (e.falsePart.map(q) ?? "null")
-        out += #","falseDetail":"# + (e.falseDetail.map(q) ?? "null")
-        out += #","falseAlternatives":["# + e.falseAlternatives.map {
-            #"{"part":"# + q($0.part) + #","value":"# + q($0.value) + #","detail":"# + ($0.detail.map(q) ?? "null") + "}"
-        }.joined(separator: ",") + "]}"
-        return out
+        return .object([
+            ("id", .int(e.id)), ("kind", .string(e.kind.rawValue)),
+            ("rulePath", .string(e.rulePath)), ("dataPath", .string(e.dataPath)),
+            ("file", .string(e.file)), ("line", .int(e.location.line)), ("column", .int(e.location.column)),
+            ("result", .string(result)), ("error", string(error)),
+            ("errorLine", e.errorLocation.map { .int($0.line) } ?? .null),
+            ("errorColumn", e.errorLocation.map { .int($0.column) } ?? .null),
+            ("bindings", .array(e.bindings.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
+            ("source", .string(e.source)),
+            ("values", .array(e.values.map { .object([("text", .string($0.text)), ("value", .string($0.value))]) })),
+            ("falsePart", string(e.falsePart)),
+            ("falseDetail", string(e.falseDetail)),
+            ("falseAlternatives", .array(e.falseAlternatives.map {
+                .object([("part", .string($0.part)), ("value", .string($0.value)), ("detail", string($0.detail))])
+            })),
+        ])
     }
 
-    private static func q(_ s: String) -> String { DataText.jsonQuoted(s) }
+    /// A string, or null.
+    static func string(_ s: String?) -> JSONText { s.map(JSONText.string) ?? .null }
 }
