@@ -9,29 +9,22 @@ import Testing
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
     @Test func listingMatchesTheGoldenFile() throws {
-        let input = Self.golden.appendingPathComponent("disassembly.rules.json")
-        let data = try #require(FileManager.default.contents(atPath: input.path))
-        let file = SourceFile(path: "disassembly.rules.json", bytes: [UInt8](data))
-        let ruleset = try #require(RulesCompiler.compile(file).ruleset)
-        let listing = Disassembler.listing(ruleset)
-        let expectedURL = Self.golden.appendingPathComponent("disassembly.expected")
-        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] != nil {
-            try Data(listing.utf8).write(to: expectedURL)
-            return
-        }
-        let expected = try String(contentsOf: expectedURL, encoding: .utf8)
-        #expect(listing == expected)
+        try Self.expectListing(fast: false, matches: "disassembly.expected")
     }
 
     /// The fast code of the same file: fused instructions, and the continuations that carry a
     /// boolean into the `!`, `&&`, `||` or `return` after it.
     @Test func fastListingMatchesTheGoldenFile() throws {
-        let input = Self.golden.appendingPathComponent("disassembly.rules.json")
+        try Self.expectListing(fast: true, matches: "disassembly-fast.expected")
+    }
+
+    static func expectListing(fast: Bool, matches name: String) throws {
+        let input = golden.appendingPathComponent("disassembly.rules.json")
         let data = try #require(FileManager.default.contents(atPath: input.path))
         let file = SourceFile(path: "disassembly.rules.json", bytes: [UInt8](data))
         let ruleset = try #require(RulesCompiler.compile(file).ruleset)
-        let listing = Disassembler.listing(ruleset, fast: true)
-        let expectedURL = Self.golden.appendingPathComponent("disassembly-fast.expected")
+        let listing = Disassembler.listing(ruleset, fast: fast)
+        let expectedURL = golden.appendingPathComponent(name)
         if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] != nil {
             try Data(listing.utf8).write(to: expectedURL)
             return

@@ -105,8 +105,8 @@ package final class Namespace: Sendable {
     private static func denial(_ operation: DatabaseOperation, rules: Ruleset, database: Database, auth: AuthValue, now: Double) -> ServerError {
         let full = rules.decide(operation, on: database, auth: auth, now: now, explain: true)
         let redacted = rules.decide(operation, on: database, auth: auth, now: now, explain: true, redactUnreadable: true)
-        var error = ServerError.permissionDenied(explanation: DenialReason.line(redacted))
-        error.logExplanation = DenialReason.line(full)
+        var error = ServerError.permissionDenied(explanation: DenialLine.line(redacted))
+        error.logExplanation = DenialLine.line(full)
         return error
     }
 

@@ -3,7 +3,7 @@ import Foundation
 
 /// The one line that says why a request was denied: the operation, the deciding rule at
 /// `file:line:col`, its false sub-expression and what made that false.
-enum DenialReason {
+enum DenialLine {
     /// The reason of a denied decision that was made with an explanation.
     static func line(_ decision: Decision) -> String {
         guard let explanation = decision.explanation else { return decision.reason ?? "denied" }

@@ -4,7 +4,7 @@ import Testing
 @testable import DatabaseServer
 
 /// The one-line reason of a denial.
-@Suite struct DenialReasonTests {
+@Suite struct DenialLineTests {
     /// With no rule on the path or above, a read names the `.read` rules and a write the
     /// `.write` ones.
     @Test(arguments: [
@@ -15,14 +15,14 @@ import Testing
         let rules = try Ruleset(source: #"{"rules": {"b": {".read": true, ".write": true}}}"#)
         let decision = rules.decide(operation, on: Database(), explain: true)
         #expect(!decision.allowed)
-        #expect(DenialReason.line(decision) == expected)
+        #expect(DenialLine.line(decision) == expected)
     }
 
     /// An `||` that decided: every alternative, with its values.
     @Test func everyAlternativeOfAnOr() throws {
         let rules = try Ruleset(source: #"{"rules": {"n": {".write": "newData.val() === data.val() + 1 || newData.val() === data.val() - 1"}}}"#)
         let decision = rules.decide(.set(path: "/n", value: 9), on: try Database(json: #"{"n": 5}"#), explain: true)
-        #expect(DenialReason.line(decision) == "set /n: /n/.write at database.rules.json:1:28 is false; newData.val() === data.val() + 1 is false: 9 === 6; newData.val() === data.val() - 1 is false: 9 === 4")
+        #expect(DenialLine.line(decision) == "set /n: /n/.write at database.rules.json:1:28 is false; newData.val() === data.val() + 1 is false: 9 === 6; newData.val() === data.val() - 1 is false: 9 === 4")
     }
 
     /// A read or write above the rules that would decide it: the rules below are named, with
@@ -34,6 +34,6 @@ import Testing
     func rulesBelowAreNamed(operation: DatabaseOperation, expected: String) throws {
         let rules = try Ruleset(source: #"{"rules": {"b": {".read": true, ".write": true}}}"#)
         let decision = rules.decide(operation, on: Database(), explain: true)
-        #expect(DenialReason.line(decision) == expected)
+        #expect(DenialLine.line(decision) == expected)
     }
 }
