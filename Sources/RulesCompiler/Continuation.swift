@@ -24,26 +24,8 @@ package enum Continuation: UInt8, Sendable, Hashable {
     /// `not; return`
     case notReturn
 
-    /// Whether the result is negated first.
-    @inline(__always)
-    package var negates: Bool {
-        switch self {
-        case .not, .notAnd, .notOr, .notReturn: true
-        default: false
-        }
-    }
-
-    /// How many instructions after the producing one it carries out.
-    package var length: Int {
-        switch self {
-        case .push: 0
-        case .not, .and, .or, .return: 1
-        case .notAnd, .notOr, .notReturn: 2
-        }
-    }
-
     /// The continuation that carries out `negated` (a `not`) and then `next`, if `next` is a
-    /// test or a `return` (nil for nothing to carry out).
+    /// test or a `return` (`.push` or `.not` when nothing follows to carry out).
     static func carrying(negated: Bool, then next: Opcode?) -> Continuation {
         switch next {
         case .jumpIfFalseOrPop?: negated ? .notAnd : .and

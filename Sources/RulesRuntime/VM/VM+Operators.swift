@@ -32,7 +32,7 @@ extension VM {
         guard case .bool(let b) = try stack.top() else {
             throw OperatorError("Expected a boolean operand, got \(try stack.top().typeName).")
         }
-        if b == (ins.opcode == .jumpIfTrueOrPop) { return Int(ins.operand) }
+        if b == isOr(ins.opcode) { return Int(ins.operand) }
         stack.truncate(to: stack.count - 1)
         return pc + 1
     }
@@ -51,5 +51,39 @@ extension VM {
         let v = try stack.take()
         guard case .bool(let b) = v else { throw OperatorError("The rule gave \(v.typeName), not a boolean.") }
         return b
+    }
+
+    // Opcodes and continuations are told apart by pattern matching, not `==`: the types belong
+    // to RulesCompiler, and across modules `==` is a call through the Equatable conformance,
+    // which the hot loop cannot afford.
+
+    /// `jumpIfTrueOrPop` (the test of `||`), as opposed to `jumpIfFalseOrPop`.
+    @inline(__always)
+    static func isOr(_ op: Opcode) -> Bool {
+        if case .jumpIfTrueOrPop = op { return true }
+        return false
+    }
+
+    /// ``Opcode/authIsNull``, as opposed to ``Opcode/authIsNotNull``.
+    @inline(__always)
+    static func isAuthIsNull(_ op: Opcode) -> Bool {
+        if case .authIsNull = op { return true }
+        return false
+    }
+
+    /// Whether a continuation does more than push.
+    @inline(__always)
+    static func carries(_ c: Continuation) -> Bool {
+        if case .push = c { return false }
+        return true
+    }
+
+    /// Whether a continuation negates the result first.
+    @inline(__always)
+    static func negates(_ c: Continuation) -> Bool {
+        switch c {
+        case .not, .notAnd, .notOr, .notReturn: true
+        default: false
+        }
     }
 }

@@ -7,7 +7,7 @@ extension VM {
     @inline(__always)
     static func snapshotMethod(_ op: Opcode, _ v: Value, _ snaps: inout SnapshotTable) throws(OperatorError) -> Value {
         guard case .snapshot(let si) = v else { throw notOnSnapshot(op, v) }
-        if op == .parent {
+        if case .parent = op {
             // parent() needs only the location, not what is stored there.
             let parent = snaps[si].parent
             guard parent >= 0 else { throw OperatorError("Cannot call parent() on the root.") }
@@ -27,11 +27,12 @@ extension VM {
         guard case .snapshot(let si) = v else { throw notOnSnapshot(op, v) }
         let keys = rs.pathKeys[Int(pathIndex)]
         if let tables, keys.count == 1, case let rank = tables.keyRanks[pc], rank != KeyOrder.unknownRank {
-            if op == .hasChildConst { return .bool(snaps.hasChild(of: si, key: keys[0], rank: rank)) }
+            if case .hasChildConst = op { return .bool(snaps.hasChild(of: si, key: keys[0], rank: rank)) }
             return .snapshot(snaps.addChild(of: si, key: keys[0], rank: rank))
         }
         let c = snaps.addDescendant(of: si, keys: keys)
-        return op == .hasChildConst ? .bool(snaps.exists(c)) : .snapshot(c)
+        if case .hasChildConst = op { return .bool(snaps.exists(c)) }
+        return .snapshot(c)
     }
 
     /// ``Opcode/childConstQuery``: `child('key')` and the query after it (at `pc + 1`), for one
@@ -71,7 +72,8 @@ extension VM {
         }
         steps &-= path.utf8.count >> 6
         let c = snaps.addDescendant(of: si, path: path)
-        return op == .child ? .snapshot(c) : .bool(snaps.exists(c))
+        if case .child = op { return .snapshot(c) }
+        return .bool(snaps.exists(c))
     }
 
     /// `hasChildren([names])`: the receiver and the `n` names are on the stack, read in place
@@ -108,7 +110,7 @@ extension VM {
     @inline(__always)
     static func query(_ op: Opcode, _ si: Int32, _ snaps: inout SnapshotTable) -> Value {
         // exists() needs no node: an overlay entry answers without building one.
-        if op == .exists { return .bool(snaps.exists(si)) }
+        if case .exists = op { return .bool(snaps.exists(si)) }
         let node = snaps.node(si)
         switch op {
         case .val:

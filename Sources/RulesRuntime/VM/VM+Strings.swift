@@ -41,7 +41,8 @@ extension VM {
     static func changeCase(_ op: Opcode, _ v: Value, _ steps: inout Int) throws(OperatorError) -> Value {
         guard case .string(let s) = v else { throw OperatorError("Cannot call \(methodName(op))() on \(v.typeName).") }
         steps &-= s.utf8.count >> 6
-        let changed = op == .toLowerCase ? StringSemantics.lowercase(s) : StringSemantics.uppercase(s)
+        let changed: String
+        if case .toLowerCase = op { changed = StringSemantics.lowercase(s) } else { changed = StringSemantics.uppercase(s) }
         // Case mapping can lengthen a string (ß → SS); the input is within the limit, so the
         // result is at most three times it.
         guard changed.utf8.count <= DataLimits.maxStringBytes else {

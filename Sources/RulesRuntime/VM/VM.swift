@@ -143,7 +143,7 @@ package struct VM: Sendable {
                 // The fused instructions (fast code only).
                 case .authMember: result = authMember(ins.operand, at: &pc, ctx, rs, &authMembers) ?? Value(ctx.auth)
                 case .authIsNull, .authIsNotNull:
-                    result = .bool(signedOut(ctx) == (ins.opcode == .authIsNull))
+                    result = .bool(signedOut(ctx) == Self.isAuthIsNull(ins.opcode))
                     pc += 2
                 case .dataQuery: result = query(at: &pc, of: ctx.data, code, &snaps)
                 case .newDataQuery: result = query(at: &pc, of: ctx.newData, code, &snaps)
@@ -155,11 +155,11 @@ package struct VM: Sendable {
             if tracing {
                 let node = rs.instructionNodes[pc]
                 if node >= 0 { tracer.record(node: node, value: result, snapshots: snaps) }
-            } else if ins.then != .push, case .bool(var b) = result {
+            } else if Self.carries(ins.then), case .bool(var b) = result {
                 // The fast code carries a boolean into the `!`, `&&`, `||` or `return` after it
                 // (which stay in the code, `pc` moving onto each): kept on the stack only when
                 // an operator decides with it.
-                if ins.then.negates {
+                if Self.negates(ins.then) {
                     b = !b
                     result = .bool(b)
                     pc += 1
@@ -167,7 +167,7 @@ package struct VM: Sendable {
                 switch ins.then {
                 case .and, .or, .notAnd, .notOr:
                     let jump = code[pc + 1]
-                    if b == (jump.opcode == .jumpIfTrueOrPop) {
+                    if b == Self.isOr(jump.opcode) {
                         guard stack.push(result) else { return fail(VMStack.full(), pc, rs) }
                         pc = Int(jump.operand)
                     } else {
