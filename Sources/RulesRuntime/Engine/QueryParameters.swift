@@ -70,14 +70,17 @@ public struct QueryParameters: Sendable, Hashable {
         set(f)
     }
 
+    /// `orderByKey`: children ordered by key.
     public var orderByKey: Bool {
         get { fields.orderByKey }
         set { update { $0.orderByKey = newValue } }
     }
+    /// `orderByPriority`: children ordered by priority.
     public var orderByPriority: Bool {
         get { fields.orderByPriority }
         set { update { $0.orderByPriority = newValue } }
     }
+    /// `orderByValue`: children ordered by value.
     public var orderByValue: Bool {
         get { fields.orderByValue }
         set { update { $0.orderByValue = newValue } }
@@ -87,22 +90,27 @@ public struct QueryParameters: Sendable, Hashable {
         get { fields.orderByChild }
         set { update { $0.orderByChild = newValue } }
     }
+    /// The `startAt` bound, if given.
     public var startAt: Primitive? {
         get { fields.startAt }
         set { update { $0.startAt = newValue } }
     }
+    /// The `endAt` bound, if given.
     public var endAt: Primitive? {
         get { fields.endAt }
         set { update { $0.endAt = newValue } }
     }
+    /// The `equalTo` value, if given.
     public var equalTo: Primitive? {
         get { fields.equalTo }
         set { update { $0.equalTo = newValue } }
     }
+    /// The `limitToFirst` count, if given.
     public var limitToFirst: Double? {
         get { fields.limitToFirst }
         set { update { $0.limitToFirst = newValue } }
     }
+    /// The `limitToLast` count, if given.
     public var limitToLast: Double? {
         get { fields.limitToLast }
         set { update { $0.limitToLast = newValue } }

@@ -25,14 +25,15 @@ extension VM {
         return .bool(!b)
     }
 
-    /// `jumpIfFalseOrPop` / `jumpIfTrueOrPop` at `pc`: where to go on. The boolean on top stays
-    /// when the jump is taken (it is the result of the `&&` or `||`) and is dropped otherwise.
+    /// `jumpIfFalseOrPop` (`jumpingOn` false) or `jumpIfTrueOrPop` (true) at `pc`: where to go
+    /// on. The boolean on top stays when the jump is taken (it is the result of the `&&` or `||`)
+    /// and is dropped otherwise.
     @inline(__always)
-    static func shortCircuit(_ ins: Instruction, at pc: Int, _ stack: inout VMStack) throws(OperatorError) -> Int {
+    static func shortCircuit(_ ins: Instruction, jumpingOn: Bool, at pc: Int, _ stack: inout VMStack) throws(OperatorError) -> Int {
         guard case .bool(let b) = try stack.top() else {
             throw OperatorError("Expected a boolean operand, got \(try stack.top().typeName).")
         }
-        if b == isOr(ins.opcode) { return Int(ins.operand) }
+        if b == jumpingOn { return Int(ins.operand) }
         stack.truncate(to: stack.count - 1)
         return pc + 1
     }
@@ -57,18 +58,13 @@ extension VM {
     // to RulesCompiler, and across modules `==` is a call through the Equatable conformance,
     // which the hot loop cannot afford.
 
-    /// `jumpIfTrueOrPop` (the test of `||`), as opposed to `jumpIfFalseOrPop`.
+    /// Whether a continuation carries its boolean into an `||` (as opposed to an `&&`).
     @inline(__always)
-    static func isOr(_ op: Opcode) -> Bool {
-        if case .jumpIfTrueOrPop = op { return true }
-        return false
-    }
-
-    /// ``Opcode/authIsNull``, as opposed to ``Opcode/authIsNotNull``.
-    @inline(__always)
-    static func isAuthIsNull(_ op: Opcode) -> Bool {
-        if case .authIsNull = op { return true }
-        return false
+    static func isOr(_ c: Continuation) -> Bool {
+        switch c {
+        case .or, .notOr: true
+        default: false
+        }
     }
 
     /// Whether a continuation does more than push.

@@ -130,8 +130,11 @@ package struct VM: Sendable {
                     result = try binary(ins.opcode, try stack.take(), r, &steps)
                 case .negate: result = try negate(try stack.take())
                 case .not: result = try not(try stack.take())
-                case .jumpIfFalseOrPop, .jumpIfTrueOrPop:
-                    pc = try shortCircuit(ins, at: pc, &stack)
+                case .jumpIfFalseOrPop:
+                    pc = try shortCircuit(ins, jumpingOn: false, at: pc, &stack)
+                    continue
+                case .jumpIfTrueOrPop:
+                    pc = try shortCircuit(ins, jumpingOn: true, at: pc, &stack)
                     continue
                 case .jumpIfFalse:
                     pc = try branch(ins, at: pc, &stack)
@@ -142,8 +145,11 @@ package struct VM: Sendable {
                 case .return: return .value(try Self.result(&stack))
                 // The fused instructions (fast code only).
                 case .authMember: result = authMember(ins.operand, at: &pc, ctx, rs, &authMembers) ?? Value(ctx.auth)
-                case .authIsNull, .authIsNotNull:
-                    result = .bool(signedOut(ctx) == Self.isAuthIsNull(ins.opcode))
+                case .authIsNull:
+                    result = .bool(signedOut(ctx))
+                    pc += 2
+                case .authIsNotNull:
+                    result = .bool(!signedOut(ctx))
                     pc += 2
                 case .dataQuery: result = query(at: &pc, of: ctx.data, code, &snaps)
                 case .newDataQuery: result = query(at: &pc, of: ctx.newData, code, &snaps)
@@ -166,10 +172,10 @@ package struct VM: Sendable {
                 }
                 switch ins.then {
                 case .and, .or, .notAnd, .notOr:
-                    let jump = code[pc + 1]
-                    if b == Self.isOr(jump.opcode) {
+                    // `&&` goes to its end on false, `||` on true, with the value kept.
+                    if b == Self.isOr(ins.then) {
                         guard stack.push(result) else { return fail(VMStack.full(), pc, rs) }
-                        pc = Int(jump.operand)
+                        pc = Int(code[pc + 1].operand)
                     } else {
                         pc += 2
                     }
