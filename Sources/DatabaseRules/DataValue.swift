@@ -44,12 +44,12 @@ public enum DataValue: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
-        case .number(let d): return DataText.number(d)
-        case .string(let s): return DataText.jsonQuoted(s)
+        case .number(let d): return JSONText.number(d)
+        case .string(let s): return JSONText.quote(s)
         case .array(let items): return "[" + items.map(\.description).joined(separator: ",") + "]"
         case .object(let members):
             let keys = members.keys.sorted(by: KeyOrder.less)
-            return "{" + keys.map { DataText.jsonQuoted($0) + ":" + members[$0]!.description }.joined(separator: ",") + "}"
+            return "{" + keys.map { JSONText.quote($0) + ":" + members[$0]!.description }.joined(separator: ",") + "}"
         }
     }
 }

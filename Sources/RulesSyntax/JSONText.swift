@@ -10,6 +10,9 @@ package enum JSONText: Sendable, Equatable {
 
     package static func == (a: JSONText, b: JSONText) -> Bool { a.rendered() == b.rendered() }
 
+    /// `s` as a string, or null when there is none.
+    package static func string(orNull s: String?) -> JSONText { s.map(JSONText.string) ?? .null }
+
     /// The JSON text; `indent` > 0 pretty-prints with that many spaces per level, and arrays
     /// and objects nested `inlineFrom` levels deep or more are then written on one line, their
     /// items separated by `, ` and keys by `: ` (as in `{"rule": "/a", "true": 3}`).

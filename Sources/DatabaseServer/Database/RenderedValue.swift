@@ -48,7 +48,7 @@ package final class RenderedValue: Sendable, CustomStringConvertible {
         switch content {
         case .node(let node): return one(node)
         case .members(let members):
-            return "{" + members.map { DataText.jsonQuoted($0.0) + ":" + one($0.1) }.joined(separator: ",") + "}"
+            return "{" + members.map { JSONText.quote($0.0) + ":" + one($0.1) }.joined(separator: ",") + "}"
         }
     }
 }

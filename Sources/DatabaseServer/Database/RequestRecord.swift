@@ -107,5 +107,5 @@ package struct RequestRecord: Sendable {
         }
     }
 
-    private func quoted(_ s: String) -> String { DataText.jsonQuoted(s) }
+    private func quoted(_ s: String) -> String { JSONText.quote(s) }
 }

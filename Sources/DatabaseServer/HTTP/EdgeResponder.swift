@@ -69,6 +69,6 @@ struct EdgeResponder: HTTPResponder {
     static func hostRefusedJSON(_ authority: String) -> String {
         let shown = String(authority.unicodeScalars.map { $0.value < 0x20 || $0.value > 0x7E ? "?" : Character($0) }.prefix(200))
         let message = "Host \(shown) is not allowed: this server answers loopback names (localhost), IP addresses and the names given with rules serve --allow-host NAME (a guard against DNS rebinding)."
-        return PrettyJSON.format(#"{"error":"# + DataText.jsonQuoted(message) + "}")
+        return PrettyJSON.format(#"{"error":"# + JSONText.quote(message) + "}")
     }
 }

@@ -82,7 +82,7 @@ extension RESTResponder {
             // page can open where things happen.
             var latest: [String: Int] = [:]
             for record in log.records(after: 0) { latest[record.namespace] = record.id }
-            let names = registry.all.map { #"{"name":"# + DataText.jsonQuoted($0.name) + #","lastRequest":\#(latest[$0.name] ?? 0)}"# }
+            let names = registry.all.map { #"{"name":"# + JSONText.quote($0.name) + #","lastRequest":\#(latest[$0.name] ?? 0)}"# }
             return Self.json("[" + names.joined(separator: ",") + "]")
         case [".inspect", "requests"]:
             try Self.requireAdmin(identity, name)

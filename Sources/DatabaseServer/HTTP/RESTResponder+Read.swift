@@ -22,7 +22,7 @@ extension RESTResponder {
         var body: String
         if options.shallow {
             if let node, !node.isLeaf {
-                body = "{" + node.keys.map { DataText.jsonQuoted($0) + ":true" }.joined(separator: ",") + "}"
+                body = "{" + node.keys.map { JSONText.quote($0) + ":true" }.joined(separator: ",") + "}"
             } else {
                 body = node?.exportJSON(includePriority: false) ?? "null"
             }

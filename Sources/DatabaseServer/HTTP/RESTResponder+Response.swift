@@ -45,7 +45,7 @@ extension RESTResponder {
             headers[explanationHeader] = String(explanation.unicodeScalars.map { $0.value < 0x20 || $0.value > 0x7E ? "?" : Character($0) }.prefix(2000))
         }
         if error.kind == .unavailable || error.kind == .overloaded { headers[.retryAfter] = "1" }
-        return json(PrettyJSON.format(#"{"error":"# + DataText.jsonQuoted(error.message) + "}"), status: HTTPResponse.Status(code: error.httpStatus), headers: headers)
+        return json(PrettyJSON.format(#"{"error":"# + JSONText.quote(error.message) + "}"), status: HTTPResponse.Status(code: error.httpStatus), headers: headers)
     }
 
     static func preflight() -> Response {

@@ -49,10 +49,10 @@ extension RESTResponder {
                     try await writer.write(ByteBuffer(string: Self.sse("keep-alive", "null")))
                 case .event(.put(let path, let value), _):
                     let data = export ? value.export : value.plain
-                    try await writer.write(ByteBuffer(string: Self.sse("put", #"{"path":"# + DataText.jsonQuoted(path) + #","data":"# + data + "}")))
+                    try await writer.write(ByteBuffer(string: Self.sse("put", #"{"path":"# + JSONText.quote(path) + #","data":"# + data + "}")))
                 case .event(.patch(let path, let value), _):
                     let data = export ? value.export : value.plain
-                    try await writer.write(ByteBuffer(string: Self.sse("patch", #"{"path":"# + DataText.jsonQuoted(path) + #","data":"# + data + "}")))
+                    try await writer.write(ByteBuffer(string: Self.sse("patch", #"{"path":"# + JSONText.quote(path) + #","data":"# + data + "}")))
                 case .event(.cancel, _):
                     try await writer.write(ByteBuffer(string: Self.sse("cancel", "null")))
                 case .event(.authRevoked, _):

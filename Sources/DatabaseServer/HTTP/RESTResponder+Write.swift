@@ -29,7 +29,7 @@ extension RESTResponder {
             let key = registry.nextPushKey(now: now)
             pushed = key
             operation = .push(path: path, value: value, key: key)
-            echo = #"{"name":"# + DataText.jsonQuoted(key) + "}"
+            echo = #"{"name":"# + JSONText.quote(key) + "}"
         default:
             let bytes = try await Self.bodyBytes(request, limit: limits.maxBodyBytes)
             operation = .update(path: path, values: try UpdateBody.parse(bytes, at: keys, maxPaths: limits.maxUpdatePaths))

@@ -13,11 +13,11 @@ enum RulesSourceJSON {
         switch node.kind {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
-        case .number(let d, _): return DataText.number(d)
-        case .string(let s): return DataText.jsonQuoted(s.value)
+        case .number(let d, _): return JSONText.number(d)
+        case .string(let s): return JSONText.quote(s.value)
         case .array(let items): return "[" + items.map(write).joined(separator: ",") + "]"
         case .object(let members):
-            return "{" + members.map { DataText.jsonQuoted($0.key.value) + ":" + write($0.value) }.joined(separator: ",") + "}"
+            return "{" + members.map { JSONText.quote($0.key.value) + ":" + write($0.value) }.joined(separator: ",") + "}"
         }
     }
 }

@@ -16,7 +16,7 @@ struct LongPollUpgrade {
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
         guard let session, session.attach(outbound) else {
-            let reset = #"{"t":"c","d":{"t":"r","d":"# + DataText.jsonQuoted(host) + "}}"
+            let reset = #"{"t":"c","d":{"t":"r","d":"# + JSONText.quote(host) + "}}"
             try? await WebSocketDoor.write(reset, to: outbound)
             try? await outbound.close(.normalClosure, reason: "no such session")
             return

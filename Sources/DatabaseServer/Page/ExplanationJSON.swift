@@ -29,7 +29,7 @@ enum ExplanationJSON {
         return .object([
             ("operation", .string(explanation.operation)),
             ("allowed", .bool(explanation.allowed)),
-            ("rejection", string(explanation.rejection)),
+            ("rejection", .string(orNull: explanation.rejection)),
             ("decisive", decisive.map(JSONText.int) ?? .null),
             ("evaluations", .array(explanation.evaluations.map(evaluation))),
         ])
@@ -45,20 +45,17 @@ enum ExplanationJSON {
             ("id", .int(e.id)), ("kind", .string(e.kind.rawValue)),
             ("rulePath", .string(e.rulePath)), ("dataPath", .string(e.dataPath)),
             ("file", .string(e.file)), ("line", .int(e.location.line)), ("column", .int(e.location.column)),
-            ("result", .string(result)), ("error", string(error)),
+            ("result", .string(result)), ("error", .string(orNull: error)),
             ("errorLine", e.errorLocation.map { .int($0.line) } ?? .null),
             ("errorColumn", e.errorLocation.map { .int($0.column) } ?? .null),
             ("bindings", .array(e.bindings.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
             ("source", .string(e.source)),
             ("values", .array(e.values.map { .object([("text", .string($0.text)), ("value", .string($0.value))]) })),
-            ("falsePart", string(e.falsePart)),
-            ("falseDetail", string(e.falseDetail)),
+            ("falsePart", .string(orNull: e.falsePart)),
+            ("falseDetail", .string(orNull: e.falseDetail)),
             ("falseAlternatives", .array(e.falseAlternatives.map {
-                .object([("part", .string($0.part)), ("value", .string($0.value)), ("detail", string($0.detail))])
+                .object([("part", .string($0.part)), ("value", .string($0.value)), ("detail", .string(orNull: $0.detail))])
             })),
         ])
     }
-
-    /// A string, or null.
-    static func string(_ s: String?) -> JSONText { s.map(JSONText.string) ?? .null }
 }

@@ -25,9 +25,9 @@ enum RequestJSON {
             ("id", .int(r.id)), ("time", .int(Int((r.time.timeIntervalSince1970 * 1000).rounded(.down)))),
             ("transport", .string(r.transport)), ("method", .string(r.method)),
             ("ns", .string(r.namespace)), ("path", .string(r.path)),
-            ("identity", .string(r.identity)), ("uid", ExplanationJSON.string(r.uid)),
+            ("identity", .string(r.identity)), ("uid", .string(orNull: r.uid)),
             ("verdict", .string(r.verdict)), ("status", .int(r.status)),
-            ("reason", ExplanationJSON.string(r.reason)),
+            ("reason", .string(orNull: r.reason)),
             ("ms", .double((r.milliseconds * 1000).rounded() / 1000)),
             ("explained", .bool(r.decision != nil)),
         ]

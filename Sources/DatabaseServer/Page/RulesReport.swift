@@ -20,44 +20,51 @@ import RulesCoverage
 enum RulesReport {
     static func json(namespace: Namespace, coverage: CoverageRecorder?, rulesFile: String?) -> String {
         let rules = namespace.rules
-        var out = #"{"namespace":"# + q(namespace.name)
-        out += #","origin":"# + q(rules.origin.description)
-        out += #","file":"# + q(rules.ruleset.compiled.file.path)
-        out += #","source":"# + q(rules.source)
         let counts = coverage?.counts(namespace: namespace.name, rules: rules.loaded)
-        out += #","coverage":"# + (coverage == nil ? "false" : "true")
-        out += #","dropped":\#(counts?.dropped ?? 0),"pending":\#(counts?.pending ?? 0)"#
         var collector = counts?.collector ?? CoverageCollector()
         if counts == nil { collector.register(rules.loaded) }
-        let entries = collector.files.flatMap(\.rules).map { r in
-            #"{"rulePath":"# + q(r.rulePath) + #","line":\#(r.location.line),"column":\#(r.location.column)"#
-                + #","evaluations":\#(r.evaluations),"true":\#(r.trueCount),"false":\#(r.falseCount),"error":\#(r.errorCount)}"#
+        let entries: [JSONText] = collector.files.flatMap(\.rules).map { r in
+            .object([
+                ("rulePath", .string(r.rulePath)), ("line", .int(r.location.line)), ("column", .int(r.location.column)),
+                ("evaluations", .int(r.evaluations)), ("true", .int(r.trueCount)), ("false", .int(r.falseCount)),
+                ("error", .int(r.errorCount)),
+            ])
         }
-        out += #","rules":["# + entries.joined(separator: ",") + "]"
-        out += #","disk":"# + (rulesFile.map(disk) ?? "null") + "}"
-        return out
+        return JSONText.object([
+            ("namespace", .string(namespace.name)),
+            ("origin", .string(rules.origin.description)),
+            ("file", .string(rules.ruleset.compiled.file.path)),
+            ("source", .string(rules.source)),
+            ("coverage", .bool(coverage != nil)),
+            ("dropped", .int(counts?.dropped ?? 0)), ("pending", .int(counts?.pending ?? 0)),
+            ("rules", .array(entries)),
+            ("disk", rulesFile.map(disk) ?? .null),
+        ]).rendered(indent: 0)
     }
 
     /// Whether the file compiles now, and its diagnostics (errors and warnings) when it does not.
-    static func disk(_ path: String) -> String {
-        var out = #"{"path":"# + q(path)
+    static func disk(_ path: String) -> JSONText {
+        func diagnostic(_ line: Int?, _ column: Int?, _ severity: String, _ message: String) -> JSONText {
+            .object([
+                ("line", line.map(JSONText.int) ?? .null), ("column", column.map(JSONText.int) ?? .null),
+                ("severity", .string(severity)), ("message", .string(message)),
+            ])
+        }
+        func answer(compiles: Bool, _ diagnostics: [JSONText]) -> JSONText {
+            .object([("path", .string(path)), ("compiles", .bool(compiles)), ("diagnostics", .array(diagnostics))])
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
-            return out + #","compiles":false,"diagnostics":[{"line":null,"column":null,"severity":"error","message":"# + q("cannot read \(path)") + "}]}"
+            return answer(compiles: false, [diagnostic(nil, nil, "error", "cannot read \(path)")])
         }
         do {
             _ = try Ruleset(file: SourceFile(path: path, bytes: [UInt8](data)))
-            return out + #","compiles":true,"diagnostics":[]}"#
+            return answer(compiles: true, [])
         } catch {
             let diagnostics = error.diagnostics.map { d in
                 let at = error.file?.location(of: d.range)
-                return #"{"line":"# + (at.map { String($0.line) } ?? "null") + #","column":"# + (at.map { String($0.column) } ?? "null")
-                    + #","severity":"# + q(d.severity.rawValue) + #","message":"# + q(d.message) + "}"
+                return diagnostic(at?.line, at?.column, d.severity.rawValue, d.message)
             }
-            let listed = diagnostics.isEmpty ? [#"{"line":null,"column":null,"severity":"error","message":"# + q(error.description) + "}"] : diagnostics
-            out += #","compiles":false,"diagnostics":["# + listed.joined(separator: ",") + "]}"
-            return out
+            return answer(compiles: false, diagnostics.isEmpty ? [diagnostic(nil, nil, "error", error.description)] : diagnostics)
         }
     }
-
-    private static func q(_ s: String) -> String { DataText.jsonQuoted(s) }
 }

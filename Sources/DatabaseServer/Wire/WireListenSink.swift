@@ -19,7 +19,7 @@ struct WireListenSink: EventSink {
         case .patch(let relative, let value):
             ok = outbox.push("m", body(absolute(relative), value.export))
         case .cancel:
-            var b = #"{"p":"# + DataText.jsonQuoted(path)
+            var b = #"{"p":"# + JSONText.quote(path)
             if let queryJSON { b += #","q":["# + queryJSON + "]" }
             ok = outbox.push("c", b + "}")
         case .authRevoked:
@@ -36,7 +36,7 @@ struct WireListenSink: EventSink {
     }
 
     private func body(_ p: String, _ json: String) -> String {
-        var b = #"{"p":"# + DataText.jsonQuoted(p) + #","d":"# + json
+        var b = #"{"p":"# + JSONText.quote(p) + #","d":"# + json
         if let tag { b += #","t":\#(tag)"# }
         return b + "}"
     }

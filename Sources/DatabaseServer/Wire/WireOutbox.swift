@@ -93,7 +93,7 @@ struct WireOutbox: Sendable {
                 try await durability.wait()
                 return Self.reply(r, "ok", data)
             } catch {
-                return Self.reply(r, "unavailable", DataText.jsonQuoted(error.message))
+                return Self.reply(r, "unavailable", JSONText.quote(error.message))
             }
         case .endOfTransmission:
             return Self.endOfTransmissionMessage

@@ -66,7 +66,7 @@ final class WireSession: @unchecked Sendable {
     /// message of a session.
     var handshake: String {
         let ts = Int(Date().timeIntervalSince1970 * 1000)
-        return #"{"t":"c","d":{"t":"h","d":{"ts":\#(ts),"v":"5","h":"# + DataText.jsonQuoted(host) + #","s":"# + DataText.jsonQuoted(session) + "}}}"
+        return #"{"t":"c","d":{"t":"h","d":{"ts":\#(ts),"v":"5","h":"# + JSONText.quote(host) + #","s":"# + JSONText.quote(session) + "}}}"
     }
 
     /// The namespace the session reads.
@@ -115,11 +115,11 @@ final class WireSession: @unchecked Sendable {
             }
         } catch let error as ServerError {
             if error.kind == .permissionDenied, explainDenials, let why = error.explanation {
-                _ = outbox.push("sd", #"{"msg":"# + DataText.jsonQuoted(why) + "}")
+                _ = outbox.push("sd", #"{"msg":"# + JSONText.quote(why) + "}")
             }
-            reply(r, Self.status(error), DataText.jsonQuoted(error.message))
+            reply(r, Self.status(error), JSONText.quote(error.message))
         } catch WireFailure.status(let status, let text) {
-            reply(r, status, DataText.jsonQuoted(text))
+            reply(r, status, JSONText.quote(text))
         } catch WireFailure.malformed(let why) {
             throw WireMessage.Malformed(reason: why)
         } catch {
@@ -354,11 +354,11 @@ final class WireSession: @unchecked Sendable {
         switch value {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
-        case .number(let d): return DataText.number(d)
-        case .string(let s): return DataText.jsonQuoted(s)
+        case .number(let d): return JSONText.number(d)
+        case .string(let s): return JSONText.quote(s)
         case .array(let items): return "[" + items.map(json).joined(separator: ",") + "]"
         case .object(let members):
-            return "{" + members.keys.sorted().map { DataText.jsonQuoted($0) + ":" + json(members[$0]!) }.joined(separator: ",") + "}"
+            return "{" + members.keys.sorted().map { JSONText.quote($0) + ":" + json(members[$0]!) }.joined(separator: ",") + "}"
         }
     }
 }

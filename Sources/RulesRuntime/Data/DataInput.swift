@@ -1,3 +1,5 @@
+import RulesSyntax
+
 /// A value as a client sends it in a set, update or push, before the server resolves it into a
 /// stored ``DataNode``: it may contain nulls and empty objects (which delete), server values and
 /// priorities.
@@ -127,19 +129,19 @@ extension DataInput: CustomStringConvertible {
         case .serverValue(.timestamp):
             out += #"{".sv":"timestamp"}"#
         case .serverValue(.increment(let n)):
-            out += #"{".sv":{"increment":"# + DataText.number(n) + "}}"
+            out += #"{".sv":{"increment":"# + JSONText.number(n) + "}}"
         case .object(let members):
             out += "{"
             for (i, (key, value)) in members.enumerated() {
                 if i > 0 { out += "," }
-                out += DataText.jsonQuoted(key) + ":"
+                out += JSONText.quote(key) + ":"
                 value.write(to: &out)
             }
             out += "}"
         case .withPriority(.object(let members), let priority):
             out += "{"
             for (key, value) in members {
-                out += DataText.jsonQuoted(key) + ":"
+                out += JSONText.quote(key) + ":"
                 value.write(to: &out)
                 out += ","
             }

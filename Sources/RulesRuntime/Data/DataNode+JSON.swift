@@ -1,3 +1,5 @@
+import RulesSyntax
+
 extension DataNode {
     /// The tree as compact JSON text.
     ///
@@ -78,7 +80,7 @@ extension DataNode {
         out += "{"
         for (n, index) in order.enumerated() {
             if n > 0 { out += "," }
-            out += DataText.jsonQuoted(keys[index]) + ":"
+            out += JSONText.quote(keys[index]) + ":"
             children[index].export(to: &out, includePriority: includePriority, sortedKeys: sortedKeys, arrays: arrays)
         }
         if let priority {
@@ -90,8 +92,8 @@ extension DataNode {
     /// A primitive as JSON text.
     static func jsonText(_ p: Primitive) -> String {
         switch p {
-        case .string(let s): DataText.jsonQuoted(s)
-        case .number(let d): DataText.number(d)
+        case .string(let s): JSONText.quote(s)
+        case .number(let d): JSONText.number(d)
         case .bool(let b): b ? "true" : "false"
         }
     }

@@ -1,3 +1,5 @@
+import RulesSyntax
+
 /// A location in the database: the keys from the root down, `/a/b` for `["a", "b"]`.
 public struct DataPath: Sendable, Hashable, CustomStringConvertible {
     /// The keys from the root down; empty for the root.
@@ -37,7 +39,7 @@ public struct DataPath: Sendable, Hashable, CustomStringConvertible {
         for part in parts {
             let key = String(decoding: part, as: UTF8.self)
             if key.isEmpty {
-                throw DataPathError(message: "Invalid path \(DataText.jsonQuoted(DataText.truncated(text, limit: DataText.shownPathCharacters))): it contains an empty key (paths can't have \"//\").")
+                throw DataPathError(message: "Invalid path \(JSONText.quote(DataText.truncated(text, limit: DataText.shownPathCharacters))): it contains an empty key (paths can't have \"//\").")
             }
             keys.append(key)
             try Self.validate(key: key, at: keys)

@@ -1,17 +1,12 @@
 import RulesSyntax
 
-/// Text formatting shared by the data model's messages and JSON export.
+/// How the data model's messages show keys and paths: escaped, and cut when long. (JSON
+/// quoting and numbers are ``JSONText``'s.)
 package enum DataText {
     /// The most characters of a key or string shown in a message before it is cut with "…".
     static let shownCharacters = 40
     /// The most characters of a path shown in a message.
     static let shownPathCharacters = 120
-
-    /// `s` as a JSON string literal (``JSONText/quote(_:)``).
-    package static func jsonQuoted(_ s: String) -> String { JSONText.quote(s) }
-
-    /// Appends the escaped contents of a JSON string literal (``JSONText/appendEscaped(_:to:)``).
-    static func appendJSONEscaped(_ s: String, to out: inout String) { JSONText.appendEscaped(s, to: &out) }
 
     /// `s` cut to ``shownCharacters`` characters with "…" when longer.
     static func truncated(_ s: String, limit: Int = shownCharacters) -> String {
@@ -27,7 +22,7 @@ package enum DataText {
 
     /// A key for a message: quoted, escaped and cut when long (`"a.b"`, `"xxx…"`).
     static func shownKey(_ key: String) -> String {
-        jsonQuoted(truncated(key))
+        JSONText.quote(truncated(key))
     }
 
     /// A path for a message (`/users/a.b`, `/` for the root): control characters escaped, long
@@ -37,11 +32,8 @@ package enum DataText {
         var out = ""
         for key in keys {
             out.append("/")
-            appendJSONEscaped(truncated(key), to: &out)
+            JSONText.appendEscaped(truncated(key), to: &out)
         }
         return truncated(out, limit: shownPathCharacters)
     }
-
-    /// A number as JSON text (``JSONText/number(_:)``).
-    package static func number(_ d: Double) -> String { JSONText.number(d) }
 }

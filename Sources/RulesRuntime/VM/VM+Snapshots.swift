@@ -26,7 +26,7 @@ extension VM {
     ) throws(OperatorError) -> Value {
         guard case .snapshot(let si) = v else { throw notOnSnapshot(op, v) }
         let keys = rs.pathKeys[Int(pathIndex)]
-        if let tables, keys.count == 1, case let rank = tables.keyRanks[pc], rank != KeyOrder.unknownRank {
+        if let rank = rank(of: keys, at: pc, tables) {
             if case .hasChildConst = op { return .bool(snaps.hasChild(of: si, key: keys[0], rank: rank)) }
             return .snapshot(snaps.addChild(of: si, key: keys[0], rank: rank))
         }
@@ -45,12 +45,20 @@ extension VM {
     ) throws(OperatorError) -> Value {
         guard case .snapshot(let si) = v else { throw notOnSnapshot(.childConst, v) }
         let keys = rs.pathKeys[Int(pathIndex)]
-        if let tables, keys.count == 1, case let rank = tables.keyRanks[pc], rank != KeyOrder.unknownRank {
+        if let rank = rank(of: keys, at: pc, tables) {
             let c = snaps.addChild(of: si, key: keys[0], rank: rank)
             pc += 1
             return query(code[pc].opcode, c, &snaps)
         }
         return .snapshot(snaps.addDescendant(of: si, keys: keys))
+    }
+
+    /// The rank of a constant path's one key, from the engine's `tables` for the instruction at
+    /// `pc`; nil for a path of several keys, without tables, or for a key of unknown rank.
+    @inline(__always)
+    static func rank(of keys: [String], at pc: Int, _ tables: EngineTables?) -> KeyRank? {
+        guard let tables, keys.count == 1, case let rank = tables.keyRanks[pc], rank != KeyOrder.unknownRank else { return nil }
+        return rank
     }
 
     /// ``Opcode/dataQuery`` and ``Opcode/newDataQuery``: the query at `pc + 1` on the snapshot
