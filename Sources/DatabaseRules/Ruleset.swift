@@ -33,13 +33,6 @@ public struct Ruleset: Sendable {
     /// Warnings found while compiling (errors make compilation throw).
     public var warnings: [Diagnostic] { compiled.diagnostics }
 
-    /// Rules that compile but are probably wrong (public access, shadowed rules, impossible
-    /// conditions, …): the findings `rules check` reports, with the default selection of lints
-    /// unless another is given. See `docs/lints.md`.
-    public func lintFindings(configuration: LintConfiguration = .default) -> [LintFinding] {
-        Linter.lint(compiled.tree, file: compiled.file, configuration: configuration)
-    }
-
     /// The `.indexOn` entries of the rule that matches a data path (literal keys before
     /// `$wildcards`, as the rules are matched); empty when no rule node matches or it has none.
     /// `".value"` stands for an index on the children's values.

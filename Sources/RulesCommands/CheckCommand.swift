@@ -185,7 +185,10 @@ package struct CheckCommand: ParsableCommand {
         let onTerminal = format == .text && outputFile == nil
         let root = SourceRoot.find(explicit: sourceRoot, configurationDirectory: config?.directory, files: files)
         let docs = docsURL ?? config?.documentation ?? RulesTool.documentationBase
-        let report = DiagnosticReporter(terminal: onTerminal ? terminal : .plain, sourceRoot: root, documentationBase: docs).report(results, format: format)
+        let report = DiagnosticReporter(
+            terminal: onTerminal ? terminal : .plain, sourceRoot: root, documentationBase: docs,
+            lineWidth: onTerminal ? Terminal.width(environment: ProcessInfo.processInfo.environment) : nil
+        ).report(results, format: format)
         if let outputFile {
             Self.write(report, to: outputFile)
         } else {
@@ -281,7 +284,12 @@ package struct CheckCommand: ParsableCommand {
         let file = SourceFile(path: path, bytes: bytes)
         let result = RulesCompiler.compile(file)
         guard let lints else { return FileDiagnostics(file: file, path: path, diagnostics: result.diagnostics) }
-        let found = WitnessSearch.confirm(Linter.lint(result, file: file, configuration: lints), file: file)
+        if result.diagnostics.containsErrors {
+            var out = FileDiagnostics(file: file, path: path, diagnostics: result.diagnostics)
+            out.lintsSkipped = true
+            return out
+        }
+        let found = LintRun.findings(result, file: file, configuration: lints)
         var out = FileDiagnostics(file: file, path: path, diagnostics: merge(result.diagnostics, found.map(\.diagnostic)))
         out.lints = found
         return out
@@ -294,6 +302,7 @@ package struct CheckCommand: ParsableCommand {
         let nonLint = f.diagnostics.filter { d in !f.lints.contains { $0.diagnostic == d } }
         var out = FileDiagnostics(file: f.file, path: f.path, diagnostics: merge(nonLint, kept.map(\.diagnostic)), readError: f.readError)
         out.lints = kept
+        out.lintsSkipped = f.lintsSkipped
         return out
     }
 
@@ -307,6 +316,7 @@ package struct CheckCommand: ParsableCommand {
                 return d
             }, readError: f.readError)
         out.lints = f.lints
+        out.lintsSkipped = f.lintsSkipped
         return out
     }
 

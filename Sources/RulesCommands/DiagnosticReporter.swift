@@ -16,11 +16,18 @@ package struct DiagnosticReporter: Sendable {
     /// The base of each code's documentation address (SARIF's `helpUri`).
     package let documentationBase: String
 
+    /// The width a source line of the text report may take: a longer line is cut around the
+    /// finding, with `…` where text is left out (nil: lines are shown whole).
+    package let lineWidth: Int?
+
     /// Creates a reporter.
-    package init(terminal: Terminal = .plain, sourceRoot: SourceRoot? = nil, documentationBase: String = RulesTool.documentationBase) {
+    package init(
+        terminal: Terminal = .plain, sourceRoot: SourceRoot? = nil, documentationBase: String = RulesTool.documentationBase, lineWidth: Int? = nil
+    ) {
         self.terminal = terminal
         self.sourceRoot = sourceRoot
         self.documentationBase = documentationBase
+        self.lineWidth = lineWidth
     }
 
     /// Everything for a run, in `format`.
@@ -71,7 +78,13 @@ package struct DiagnosticReporter: Sendable {
                 }
                 out += terminal.bold("\(file.path):\(start.line):\(start.column):") + " \(label) " + terminal.bold(d.message) + " [\(d.code)]\n"
                 out += excerpt(file, start, end)
-                if let lint = lints[LintKey(d)] { out += witnessText(lint) }
+                if let lint = lints[LintKey(d)] {
+                    out += relatedText(lint, file)
+                    out += witnessText(lint)
+                }
+            }
+            if f.lintsSkipped {
+                out += terminal.bold("\(file.path):") + " " + terminal.dim("note:") + " lints were not run: the file has errors, and lints judge only rules that compile (fix the errors first)\n"
             }
         }
         out += summary(files) + "\n"
@@ -105,6 +118,26 @@ package struct DiagnosticReporter: Sendable {
         }
 
         init(_ d: Diagnostic) { self.init(code: d.code.rawValue, start: d.range.start, end: d.range.end) }
+    }
+
+    /// The other places a finding concerns, one line each: `  related: file:3:5: message`.
+    private func relatedText(_ lint: LintFinding, _ file: SourceFile) -> String {
+        lint.related.map { r in
+            let loc = file.location(of: Int(r.range.start))
+            return terminal.dim("  related: \(file.path):\(loc.line):\(loc.column): \(r.message)") + "\n"
+        }.joined()
+    }
+
+    /// A finding's related locations as JSON: `[{"line", "column", "endLine", "endColumn", "message"}]`.
+    static func relatedJSON(_ lint: LintFinding, _ file: SourceFile) -> JSONText {
+        .array(lint.related.map { r in
+            let d = Diagnostic(.note, lint.code.diagnosticCode, r.message, at: r.range)
+            let (s, e) = span(d, in: file)
+            return .object([
+                ("line", .int(s.line)), ("column", .int(s.column)), ("endLine", .int(e.line)), ("endColumn", .int(e.column)),
+                ("message", .string(r.message)),
+            ])
+        })
     }
 
     /// The witness under a security finding: `  witness: as ...:` and one line per step, or
@@ -153,14 +186,25 @@ package struct DiagnosticReporter: Sendable {
         let bytes = Array(line.utf8)
         let number = String(start.line)
         let gutter = String(repeating: " ", count: number.count)
-        // Keep tabs so the caret lines up; everything else becomes one space per character.
-        let prefixBytes = bytes.prefix(max(0, start.column - 1))
-        let lead = String(decoding: prefixBytes, as: UTF8.self).map { $0 == "\t" ? "\t" : " " }.joined()
         let endColumn = end.line == start.line ? end.column : bytes.count + 1
+        var chars = Array(line)
+        var first = String(decoding: bytes.prefix(max(0, start.column - 1)), as: UTF8.self).count
         let underlinedBytes = bytes.dropFirst(max(0, start.column - 1)).prefix(max(1, endColumn - start.column))
-        let width = max(1, String(decoding: underlinedBytes, as: UTF8.self).count)
+        var width = max(1, String(decoding: underlinedBytes, as: UTF8.self).count)
+        // A line wider than the room is cut to a window around the finding, `…` marking the cuts.
+        if let lineWidth, chars.count > max(20, lineWidth - gutter.count - 4) {
+            let room = max(20, lineWidth - gutter.count - 4) - 2
+            let shown = min(width, room)
+            let from = max(0, min(first - (room - shown) / 2, chars.count - room))
+            let to = min(chars.count, from + room)
+            chars = (from > 0 ? ["…"] : []) + Array(chars[from..<to]) + (to < chars.count ? ["…"] : [])
+            first = first - from + (from > 0 ? 1 : 0)
+            width = max(1, min(width, to - (first - (from > 0 ? 1 : 0) + from)))
+        }
+        // Keep tabs so the caret lines up; everything else becomes one space per character.
+        let lead = chars.prefix(first).map { $0 == "\t" ? "\t" : " " }.joined()
         let marks = "^" + String(repeating: "~", count: max(0, width - 1))
-        return " \(number) | \(line)\n \(gutter) | \(lead)" + terminal.green(marks) + "\n"
+        return " \(number) | \(String(chars))\n \(gutter) | \(lead)" + terminal.green(marks) + "\n"
     }
 
     /// `2 errors, 1 warning in 1 file` or `No problems in 3 files.`
@@ -201,6 +245,8 @@ package struct DiagnosticReporter: Sendable {
                     ("endLine", .int(e.line)), ("endColumn", .int(e.column)), ("severity", .string(d.severity.rawValue)),
                     ("code", .string(d.code.rawValue)), ("message", .string(d.message)),
                 ]
+                if let lint = lints[LintKey(d)] { members.append(("anchor", .string(lint.anchor))) }
+                if let lint = lints[LintKey(d)], !lint.related.isEmpty { members.append(("related", Self.relatedJSON(lint, file))) }
                 if let witness = lints[LintKey(d)].flatMap(Self.witnessJSON) { members.append(("witness", witness)) }
                 items.append(.object(members))
             }
@@ -252,7 +298,10 @@ package struct DiagnosticReporter: Sendable {
                     ?? d.message + "\u{0}" + file.text(of: d.range)
                 let print = fingerprints.next(code: d.code, location: location, anchor: anchor)
                 var item = result(code: d.code, level: level, message: d.message, location: location, region: region, index: ruleIndex[d.code], fingerprint: print)
-                if let lint = lints[LintKey(d)] { item = Self.addingWitness(lint, to: item, location: location, region: region) }
+                if let lint = lints[LintKey(d)] {
+                    item = Self.addingWitness(lint, to: item, location: location, region: region)
+                    item = Self.addingRelated(lint, to: item, file: file, location: location)
+                }
                 results.append(item)
             }
         }
@@ -312,6 +361,26 @@ package struct DiagnosticReporter: Sendable {
             ("locations", .array([.object([("physicalLocation", .object(physical))])])),
             ("partialFingerprints", .object([(Self.fingerprintKey, .string(fingerprint))])),
         ]
+        return .object(members)
+    }
+
+    /// A SARIF result with the finding's related locations (`relatedLocations`, numbered from 1).
+    static func addingRelated(_ lint: LintFinding, to result: JSONText, file: SourceFile, location: JSONText) -> JSONText {
+        guard !lint.related.isEmpty, case .object(var members) = result else { return result }
+        let related: [JSONText] = lint.related.enumerated().map { i, r in
+            let d = Diagnostic(.note, lint.code.diagnosticCode, r.message, at: r.range)
+            let (s, e) = span(d, in: file)
+            let region: JSONText = .object([
+                ("startLine", .int(s.line)), ("startColumn", .int(utf16Column(file, s))),
+                ("endLine", .int(e.line)), ("endColumn", .int(utf16Column(file, e))),
+            ])
+            return .object([
+                ("id", .int(i + 1)),
+                ("physicalLocation", .object([("artifactLocation", location), ("region", region)])),
+                ("message", .object([("text", .string(r.message))])),
+            ])
+        }
+        members.append(("relatedLocations", .array(related)))
         return .object(members)
     }
 

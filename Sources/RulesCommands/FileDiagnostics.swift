@@ -13,6 +13,8 @@ package struct FileDiagnostics: Sendable {
     package let readError: String?
     /// The lint findings among ``diagnostics``, for baselines.
     package var lints: [LintFinding] = []
+    /// Set when lints were asked for but not run because the file has errors.
+    package var lintsSkipped = false
 
     /// Creates a record.
     package init(file: SourceFile?, path: String, diagnostics: [Diagnostic], readError: String? = nil) {

@@ -29,6 +29,16 @@ package struct Terminal: Sendable {
         }
     }
 
+    /// The width of the terminal on standard output, in columns: `COLUMNS` when set, else what
+    /// the terminal reports; nil when standard output is no terminal (a file, a pipe, a CI log).
+    package static func width(environment: [String: String]) -> Int? {
+        if let c = environment["COLUMNS"].flatMap(Int.init), c > 0 { return c }
+        guard isatty(STDOUT_FILENO) != 0 else { return nil }
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 120
+    }
+
     /// No colours.
     package static let plain = Terminal(colors: false)
 

@@ -15,33 +15,59 @@ package enum WitnessSearch {
     /// The clock every witness runs at (2026-01-01T00:00:00Z, in ms), so that runs repeat.
     package static let now: Double = 1_767_225_600_000
 
-    /// Lints whose findings are reported only with a witness: their static test is a strong
-    /// hint, and the engine's verdict is the proof.
-    package static let requiresWitness: Set<LintCode> = [.selfGrantedPrivilege, .ownershipTakeover, .recordCheckAtCollection]
+    /// Lints whose findings are reported only with a witness: the engine's verdict is the proof.
+    /// Every security lint but `root-in-write` (which proposes none: it is about what a rule
+    /// reads, not what it allows).
+    package static var requiresWitness: Set<LintCode> {
+        Set(LintCode.allCases.filter { $0.securitySeverity != nil && $0 != .rootInWrite })
+    }
 
     /// The findings of `file` with witnesses searched; findings come back in the same order.
     package static func confirm(_ findings: [LintFinding], file: SourceFile) -> [LintFinding] {
         guard findings.contains(where: { $0.code.securitySeverity != nil }) else { return findings }
         guard let rules = try? Ruleset(file: file) else { return findings }
-        return confirm(findings, rules: rules)
+        return confirm(findings, rules: rules, tree: rules.compiled.tree)
     }
 
-    /// The findings with witnesses searched against `rules`.
-    package static func confirm(_ findings: [LintFinding], rules: Ruleset) -> [LintFinding] {
-        findings.compactMap { finding in
-            guard finding.code.securitySeverity != nil else { return finding }
+    /// The findings with witnesses searched against `rules` (whose checked tree is `tree`).
+    /// Findings of one lint whose witnesses the same rule allows are one cause: they are reported
+    /// once, at the first, with the others as related locations.
+    package static func confirm(_ findings: [LintFinding], rules: Ruleset, tree: RuleNode) -> [LintFinding] {
+        var runner = AccessRunner(rules: rules, tree: tree)
+        var out: [LintFinding] = []
+        var causes: [CauseKey: Int] = [:]
+        for finding in findings {
+            guard finding.code.securitySeverity != nil else { out.append(finding); continue }
             var f = finding
-            f.witnessSearched = true
-            for candidate in f.witnessCandidates {
-                let ran = run(candidate, rules: rules)
-                if ran.confirmed {
-                    f.witness = ran
-                    break
+            var decidedBy: RuleReference?
+            if f.witness == nil {
+                f.witnessSearched = true
+                for candidate in f.witnessCandidates {
+                    let (ran, by) = runner.run(candidate)
+                    if ran.confirmed {
+                        f.witness = ran
+                        decidedBy = by
+                        break
+                    }
                 }
             }
-            if f.witness == nil, requiresWitness.contains(f.code) { return nil }
-            return f
+            if f.witness == nil, requiresWitness.contains(f.code) { continue }
+            if let by = decidedBy, !f.code.isModelled {
+                let key = CauseKey(code: f.code, rule: by)
+                if let i = causes[key] {
+                    out[i].related.append(LintRelated(range: f.diagnostic.range, message: "also \(f.anchor), by \(by.description)"))
+                    continue
+                }
+                causes[key] = out.count
+            }
+            out.append(f)
         }
+        return out
+    }
+
+    private struct CauseKey: Hashable {
+        var code: LintCode
+        var rule: RuleReference
     }
 
     /// Runs a witness: each step's ``LintWitness/Step/allowed`` is the engine's verdict. Running
@@ -53,7 +79,7 @@ package enum WitnessSearch {
             guard let d = try? Database(json: data.json) else { return out }
             database = d
         }
-        let auth: AuthValue = witness.identity.uid.map { AuthValue.user(uid: $0) } ?? .null
+        let auth = auth(witness.identity)
         for i in out.steps.indices {
             guard let operation = operation(out.steps[i]) else { return out }
             let decision = database.apply(operation, rules: rules, auth: auth, now: now)
@@ -61,6 +87,21 @@ package enum WitnessSearch {
             if decision.allowed != out.steps[i].expectAllowed { return out }
         }
         return out
+    }
+
+    /// The `auth` of an identity: null when signed out, else a user with the identity's claims.
+    package static func auth(_ identity: LintWitness.Identity) -> AuthValue {
+        guard let uid = identity.uid else { return .null }
+        var claims: [String: AuthValue] = [:]
+        for (k, v) in identity.claims {
+            switch v {
+            case .string(let s): claims[k] = .string(s)
+            case .number(let n): claims[k] = .number(n)
+            case .bool(let b): claims[k] = .bool(b)
+            case .object: claims[k] = .bool(true)
+            }
+        }
+        return AuthValue.user(uid: uid, claims: claims)
     }
 
     /// The engine's operation for a step (nil when its value cannot be read).

@@ -13,7 +13,8 @@ package enum WitnessSpec {
         out += "rules: \(WitnessValue.string(rulesPath).json)\n"
         out += "now: \(Int(WitnessSearch.now))\n"
         if let data = w.data { out += "data: \(data.json)\n" }
-        out += "auth:\n  caller: " + (w.identity.uid.map { "{uid: \(WitnessValue.string($0).json)}" } ?? "null") + "\n"
+        let token = w.identity.claims.isEmpty ? "" : ", token: \(WitnessValue.object(w.identity.claims).json)"
+        out += "auth:\n  caller: " + (w.identity.uid.map { "{uid: \(WitnessValue.string($0).json)\(token)}" } ?? "null") + "\n"
         out += "tests:\n  - name: \(WitnessValue.string("\(finding.code.rawValue): \(finding.anchor)").json)\n    steps:\n"
         for (i, s) in w.steps.enumerated() {
             let last = i == w.steps.count - 1

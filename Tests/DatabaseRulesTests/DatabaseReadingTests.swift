@@ -92,12 +92,6 @@ import Testing
         }
         #expect(shared.current.value(at: "counter") == .number(400))
     }
-
-    @Test func rulesetExposesItsLintFindings() throws {
-        let rules = try Ruleset(source: #"{"rules": {".read": true, ".write": true}}"#)
-        #expect(!rules.lintFindings().isEmpty)
-        #expect(rules.lintFindings(configuration: LintConfiguration(enabled: [])).isEmpty)
-    }
 }
 
 /// The sub-expression that made a false rule false.

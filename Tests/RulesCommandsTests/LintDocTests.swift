@@ -1,4 +1,5 @@
 import RulesTestSupport
+import RulesLint
 import Foundation
 import Testing
 
@@ -42,7 +43,7 @@ enum LintDoc {
     static func run(_ body: String) -> (errors: [Diagnostic], lints: [LintFinding], file: SourceFile) {
         let file = SourceFile(path: "example.json", text: expand(body))
         let result = RulesCompiler.compile(file)
-        return (result.diagnostics.filter { $0.severity == .error }, Linter.lint(result, file: file), file)
+        return (result.diagnostics.filter { $0.severity == .error }, LintRun.findings(result, file: file), file)
     }
 }
 

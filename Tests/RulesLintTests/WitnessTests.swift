@@ -36,7 +36,7 @@ private func rules(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
             vulnerable: rules(#""posts": {"$id": {".write": "auth != null", ".validate": "newData.exists() && newData.isString()"}}"#),
             fixed: rules(#""posts": {"$id": {".write": "auth != null && newData.exists()", ".validate": "newData.isString()"}}"#)),
         .init(code: .authorizationInValidate,
-            vulnerable: rules(#""posts": {".write": "auth.uid != null", "$postId": {".validate": "newData.child('owner').val() === auth.uid"}}"#),
+            vulnerable: rules(#""posts": {"$postId": {".write": "auth.uid != null", ".validate": "(!data.exists() || data.child('owner').val() === auth.uid) && newData.child('owner').val() === auth.uid"}}"#),
             fixed: rules(#""posts": {"$postId": {".write": "auth != null && (!data.exists() || data.child('owner').val() === auth.uid)", ".validate": "newData.child('owner').val() === auth.uid"}}"#)),
         .init(code: .weakerAncestorGrant,
             vulnerable: rules(#""chats": {".read": "auth.uid != null", "$chat": {"messages": {".read": "root.child('members').child($chat).child(auth.uid).exists()"}}}"#),
@@ -62,9 +62,8 @@ private func rules(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
     static func findings(_ text: String) -> (findings: [LintFinding], rules: Ruleset) {
         let file = SourceFile(path: "t.json", text: text)
         let result = RulesCompiler.compile(file)
-        let lints = Linter.lint(result, file: file)
         let ruleset = try! Ruleset(file: file)
-        return (WitnessSearch.confirm(lints, rules: ruleset), ruleset)
+        return (LintRun.findings(result, file: file), ruleset)
     }
 
     @Test(arguments: cases)
@@ -84,12 +83,17 @@ private func rules(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
         #expect(rerun.steps.contains { $0.allowed == false && $0.expectAllowed })
     }
 
-    /// A finding of a lint that needs a witness is dropped when the engine confirms none.
-    @Test func unconfirmedTakeoverIsDropped() {
-        // The .validate keeps the old owner: the static test cannot see it, the engine can.
+    /// The `.validate` keeps the old owner, so a stranger cannot take a note over by writing it;
+    /// but signed out, `newData.child('uid').val() === auth.uid` is `null === null` on a delete:
+    /// anyone deletes every note. The static check (the new owner only) could not see either.
+    @Test func theModelFindsTheSignedOutDeleteAKeptOwnerLeavesOpen() throws {
         let text = rules(#""notes": {"$noteId": {".write": "newData.child('uid').val() === auth.uid", ".validate": "!data.exists() || data.child('uid').val() === newData.child('uid').val()"}}"#)
         let r = Self.findings(text)
-        #expect(!r.findings.contains { $0.code == .ownershipTakeover })
+        let f = try #require(r.findings.first { $0.code == .ownershipTakeover })
+        let w = try #require(f.witness)
+        #expect(w.identity.role == "anonymous")
+        #expect(w.steps.last?.operation == .delete)
+        #expect(WitnessSearch.run(w, rules: r.rules).confirmed)
     }
 
     /// A witness renders as a spec that fails until the rules are fixed.

@@ -2,7 +2,7 @@ import RulesSyntax
 
 /// Finds conjunctions that contradict themselves: the same snapshot tested to be of two types,
 /// to exist and not exist, or to equal two different constants; a `$wildcard` equal to two keys.
-enum ConditionFacts {
+package enum ConditionFacts {
     private enum Kind: Hashable {
         case string, number, boolean, object
         var phrase: String {
@@ -87,7 +87,9 @@ enum ConditionFacts {
         case .logical(.and, let operands):
             for o in operands { collect(o, checked, into: &facts) }
         case .unary(.not, let x):
-            if let (key, fact) = atom(x, checked) {
+            // `!S.hasChildren(['a'])` and `!S.hasChild('a')` say only that a child is missing, not
+            // that S is no object: no fact follows from them.
+            if let (key, fact) = atom(x, checked), !namesChildren(x) {
                 switch fact {
                 case .type(let k, let b): facts.append((key, .type(k, !b)))
                 case .exists(let b): facts.append((key, .exists(!b)))
@@ -110,6 +112,12 @@ enum ConditionFacts {
         }
     }
 
+    /// `S.hasChild(...)` or `S.hasChildren(...)` with arguments.
+    private static func namesChildren(_ e: Expression) -> Bool {
+        guard case .call(let callee, let arguments) = e.kind, !arguments.isEmpty, case .member(_, let name, _) = callee.kind else { return false }
+        return name == "hasChild" || name == "hasChildren"
+    }
+
     /// A snapshot test: `S.isString()`, `S.exists()`, `S.hasChildren(...)`, with its key.
     private static func atom(_ e: Expression, _ checked: CheckedExpression) -> (String, Fact)? {
         guard case .call(let callee, _) = e.kind, case .call(let m)? = checked.resolution(of: e),
@@ -129,7 +137,7 @@ enum ConditionFacts {
 
     /// A canonical name for a snapshot expression built from `root`/`data`/`newData`, `child()`
     /// with constant or `$wildcard` arguments, and `parent()`.
-    static func snapshotKey(_ e: Expression, _ checked: CheckedExpression) -> String? {
+    package static func snapshotKey(_ e: Expression, _ checked: CheckedExpression) -> String? {
         switch e.kind {
         case .identifier(let name):
             switch checked.resolution(of: e) {

@@ -2,7 +2,7 @@ import RulesSyntax
 
 extension Expression {
     /// The direct sub-expressions, left to right.
-    var subexpressions: [Expression] {
+    package var subexpressions: [Expression] {
         switch kind {
         case .number, .string, .boolean, .null, .regex, .identifier: []
         case .array(let items): items
@@ -17,7 +17,7 @@ extension Expression {
     }
 
     /// The receiver when this is a method call's callee: `x` in `x.m(...)` or `x['m'](...)`.
-    var receiver: Expression? {
+    package var receiver: Expression? {
         switch kind {
         case .member(let object, _, _): object
         case .index(let object, _): object

@@ -55,6 +55,15 @@ package enum LintCatalog {
         case .ownershipTakeover:
             return ("An owner check that compares only the new owner with the caller.",
                 "newData.child('uid').val() === auth.uid says who the record will belong to, not who it belongs to: with no .write on the path reading the old value, anyone overwrites someone else's record by naming themselves its owner. Require the old owner in .write too: !data.exists() || data.child('uid').val() === auth.uid.")
+        case .collectionWipe:
+            return ("A principal may replace or delete a whole collection of other users' records.",
+                "A .write at or above a collection that admits someone who owns nothing there (a signed-in stranger, or anyone) lets them delete the collection or replace it with their own records, everyone else's with it. Grant writes at each record ($wildcard), to its owner, and keep collection-level writes for administrators.")
+        case .skippedCheck:
+            return ("One branch of an || skips the check another branch makes.",
+                "In A || B, B is evaluated only when A is false. When A is a type test (newData.isString()) and B the check on that type (newData.val().length <= 100), every value A accepts skips the check. Write A && B.")
+        case .perUserDataReadable:
+            return ("Per-user records that any signed-in stranger may read.",
+                "The records are keyed by their owner's uid and only the owner may write them, yet a .read lets every signed-in user read everyone's. If the records are private, grant the read to auth.uid == $uid; if they are meant to be public, suppress the finding.")
         case .recordCheckAtCollection:
             return ("A record's field checked at the collection above the records.",
                 "At a location whose children are $wildcard records, newData.child('field') is the record whose key is 'field', not the field of each record. Real writes fail the rule, and writing that phantom record makes it pass for every record. Move the rule into the $wildcard.")

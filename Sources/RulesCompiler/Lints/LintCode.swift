@@ -33,6 +33,12 @@ extension DiagnosticCode {
     public static let ownershipTakeover: DiagnosticCode = "ownership-takeover"
     /// A record field checked at the collection above the records.
     public static let recordCheckAtCollection: DiagnosticCode = "record-check-at-collection"
+    /// A whole collection of other users' records that a principal may replace or delete.
+    public static let collectionWipe: DiagnosticCode = "collection-wipe"
+    /// One branch of an `||` that skips a check another branch makes.
+    public static let skippedCheck: DiagnosticCode = "skipped-check"
+    /// Per-user records that signed-in strangers may read.
+    public static let perUserDataReadable: DiagnosticCode = "per-user-data-readable"
     /// A literal key beside a `$wildcard`, meant as a field of the wildcard's records.
     public static let literalKeyBesideWildcard: DiagnosticCode = "literal-key-beside-wildcard"
     /// A lint suppression comment that hides nothing.
@@ -60,6 +66,9 @@ public enum LintCode: String, Sendable, Hashable, CaseIterable, Comparable {
     case selfGrantedPrivilege = "self-granted-privilege"
     case ownershipTakeover = "ownership-takeover"
     case recordCheckAtCollection = "record-check-at-collection"
+    case collectionWipe = "collection-wipe"
+    case skippedCheck = "skipped-check"
+    case perUserDataReadable = "per-user-data-readable"
     case literalKeyBesideWildcard = "literal-key-beside-wildcard"
     case queryWithoutIndex = "query-without-index"
     case rulesSizeNearLimit = "rules-size-near-limit"
@@ -84,6 +93,9 @@ public enum LintCode: String, Sendable, Hashable, CaseIterable, Comparable {
         case .publicWrite: 9.1
         case .selfGrantedPrivilege: 8.8
         case .ownershipTakeover: 8.1
+        case .collectionWipe: 8.6
+        case .skippedCheck: 5.3
+        case .perUserDataReadable: 5.3
         case .recordCheckAtCollection: 7.5
         case .authorizationInValidate: 8.1
         case .publicRead: 7.5
@@ -103,6 +115,15 @@ public enum LintCode: String, Sendable, Hashable, CaseIterable, Comparable {
         case .queryWithoutIndex: return "performance"
         case .rulesSizeNearLimit, .unknownLintCode, .unusedSuppression: return "maintainability"
         default: return "correctness"
+        }
+    }
+
+    /// The lints decided on the access model (`RulesLint`'s threat classes): without a model
+    /// (``Linter/lint(_:file:configuration:)`` alone) they report nothing.
+    public var isModelled: Bool {
+        switch self {
+        case .selfGrantedPrivilege, .ownershipTakeover, .authorizationInValidate, .collectionWipe, .skippedCheck, .perUserDataReadable: true
+        default: false
         }
     }
 

@@ -13,6 +13,9 @@ public struct LintFinding: Sendable, Hashable {
     package var witnessCandidates: [LintWitness] = []
     /// The first candidate the engine confirmed, with its verdicts (set by `RulesLint`).
     package var witness: LintWitness?
+    /// The other places the finding concerns (the rules it trusts or voids, the locations it
+    /// exposes), in file order.
+    public var related: [LintRelated] = []
     /// Whether the witness search ran for this finding (and found nothing when ``witness`` is nil).
     package var witnessSearched = false
 

@@ -171,9 +171,11 @@ struct LintWalker {
                     let note = "store a value of any shape"
                     add(.unvalidatedWrite, range, anchor,
                         "Whoever this .write admits can store any value at \(node.pathDescription): there is no .validate at \(node.pathDescription) or below it.",
+                        // No candidate starts with the caller already holding a privilege the data
+                        // grants: a location only privileged users write is not "anyone's", and a
+                        // privilege anyone can give themselves is reported as its escalation.
                         witnesses: WitnessPlanner.single(node, .set, note: note) { _ in WitnessPlanner.junk }
-                            + WitnessPlanner.single(node, .set, existing: true, note: note) { _ in WitnessPlanner.junk }
-                            + lookupWitnesses(rule, node, note: note))
+                            + WitnessPlanner.single(node, .set, existing: true, note: note) { _ in WitnessPlanner.junk })
                     inner.unvalidatedAbove = findings.count - 1
                 }
             }
@@ -274,12 +276,6 @@ struct LintWalker {
     }
 
     /// `unvalidated-write` candidates whose starting data satisfies the `.write`'s root lookups.
-    private func lookupWitnesses(_ rule: Rule, _ node: RuleNode, note: String) -> [LintWitness] {
-        guard case .expression(let checked) = rule.body else { return [] }
-        return WitnessPlanner.withLookups(node, checked, .set, note: note) { _ in WitnessPlanner.junk }
-    }
-
-    /// The top-level operands of an `&&` chain, or the expression itself.
     private func conjuncts(_ e: Expression) -> [Expression] {
         if case .logical(.and, let list) = e.kind { return list }
         return [e]

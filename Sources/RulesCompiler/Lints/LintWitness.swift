@@ -13,21 +13,35 @@ package struct LintWitness: Sendable, Hashable {
         case stranger(uid: String)
         /// The signed-in user whose key the path uses.
         case owner(uid: String)
+        /// A signed-in user whom data the rules read grants a privilege (a role, a flag, a
+        /// membership), e.g. `/users/{auth.uid}/role = "admin"`; the witness's data holds it.
+        case holder(uid: String, privilege: String)
+        /// A signed-in user whose token carries a custom claim (`auth.token.admin = true`), which
+        /// no client can give itself.
+        case claimant(uid: String, claim: String, value: WitnessValue)
 
         /// The uid, nil when signed out.
         package var uid: String? {
             switch self {
             case .anonymous: nil
-            case .stranger(let uid), .owner(let uid): uid
+            case .stranger(let uid), .owner(let uid), .holder(let uid, _), .claimant(let uid, _, _): uid
             }
         }
 
-        /// `anonymous`, `stranger`, `owner`.
+        /// The token's custom claims (`claimant` only).
+        package var claims: [String: WitnessValue] {
+            if case .claimant(_, let claim, let value) = self { return [claim: value] }
+            return [:]
+        }
+
+        /// `anonymous`, `stranger`, `owner`, `holder`, `claimant`.
         package var role: String {
             switch self {
             case .anonymous: "anonymous"
             case .stranger: "stranger"
             case .owner: "owner"
+            case .holder: "holder"
+            case .claimant: "claimant"
             }
         }
 
@@ -37,6 +51,8 @@ package struct LintWitness: Sendable, Hashable {
             case .anonymous: "anonymous (signed out)"
             case .stranger(let uid): "a signed-in stranger (uid \(uid))"
             case .owner(let uid): "the owner (uid \(uid))"
+            case .holder(let uid, let privilege): "a holder of \(privilege) (uid \(uid))"
+            case .claimant(let uid, let claim, let value): "a user whose token has \(claim) = \(value.json) (uid \(uid))"
             }
         }
     }
@@ -71,7 +87,7 @@ package struct LintWitness: Sendable, Hashable {
         /// `set /users/mallory/role = "admin"`.
         package var summary: String {
             var s = "\(operation.rawValue) \(path)"
-            if let value { s += " = \(value.json)" }
+            if let value { s += " = \(value.shortJSON)" }
             return s
         }
     }
@@ -93,7 +109,7 @@ package struct LintWitness: Sendable, Hashable {
     /// The witness as text lines, e.g. `as a signed-in stranger (uid mallory), with data {...}:`,
     /// then `1. set /x = 1 → allowed (expected allowed): note`.
     package var lines: [String] {
-        var out = ["as \(identity.description), starting from " + (data.map { "the data \($0.json)" } ?? "an empty database") + ":"]
+        var out = ["as \(identity.description), starting from " + (data.map { "the data \($0.shortJSON)" } ?? "an empty database") + ":"]
         for (i, s) in steps.enumerated() {
             let verdict = s.allowed.map { $0 ? "allowed" : "denied" } ?? "not run"
             out.append("\(i + 1). \(s.summary) → \(verdict) by the engine (\(s.note))")

@@ -14,7 +14,13 @@ package enum Linter {
 
     /// Lints a checked tree. Suppression comments in `file` are applied; findings come back in
     /// file order.
-    package static func lint(_ tree: RuleNode, file: SourceFile, configuration: LintConfiguration = .default) -> [LintFinding] {
+    ///
+    /// `modelled`: the findings of the lints decided on the access model (``LintCode/isModelled``,
+    /// computed by `RulesLint`); when given, they replace what the static checks of those codes
+    /// find, and suppressions apply to them like to any other.
+    package static func lint(
+        _ tree: RuleNode, file: SourceFile, configuration: LintConfiguration = .default, modelled: [LintFinding]? = nil
+    ) -> [LintFinding] {
         var walker = LintWalker()
         walker.run(tree)
         var findings = walker.findings
@@ -26,6 +32,10 @@ package enum Linter {
         // authorization-in-validate (the delete); the takeover is the same cause.
         let authorization = Set(findings.filter { $0.code == .authorizationInValidate }.map { Key(code: .ownershipTakeover, start: $0.diagnostic.range.start, end: $0.diagnostic.range.end) })
         findings.removeAll { $0.code == .ownershipTakeover && authorization.contains(Key(code: $0.code, start: $0.diagnostic.range.start, end: $0.diagnostic.range.end)) }
+        if let modelled {
+            findings.removeAll { $0.code.isModelled }
+            findings += modelled
+        }
         if file.bytes.count >= sizeWarningThreshold, file.bytes.count <= sizeLimit {
             let percent = file.bytes.count * 100 / sizeLimit
             findings.append(LintFinding(

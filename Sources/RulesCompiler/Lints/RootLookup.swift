@@ -4,13 +4,13 @@ import RulesSyntax
 /// segments: literal keys, the caller's `auth.uid`, or `$wildcard`s of the rule's location.
 /// `root.child('users').child(auth.uid).child('role')`, `root.child('users/' + auth.uid + '/role')`
 /// and `root.child('admins').hasChild(auth.uid)` (as `admins/{auth.uid}`) are understood.
-struct RootLookup {
-    enum Segment: Hashable {
+package struct RootLookup {
+    package enum Segment: Hashable {
         case key(String)
         case caller
         case wildcard(String)
 
-        var text: String {
+        package var text: String {
             switch self {
             case .key(let k): k
             case .caller: "{auth.uid}"
@@ -19,22 +19,24 @@ struct RootLookup {
         }
     }
 
-    var segments: [Segment]
+    package var segments: [Segment]
     /// The value the use needs there to grant (`'admin'`, `true`...).
-    var needed: WitnessValue
+    package var needed: WitnessValue
     /// The use needs the caller's uid there (`root.child('courses/' + $c + '/owner').val() == auth.uid`).
-    var neededIsCaller = false
+    package var neededIsCaller = false
+    /// The use needs only that something is there (`exists()`, `hasChild(auth.uid)`, `!= null`).
+    package var existence = false
     /// The expression that uses the lookup (`... .val() === 'admin'`, `... .exists()`).
-    var use: Expression
+    package var use: Expression
 
     /// `/users/{auth.uid}/role`.
-    var description: String { "/" + segments.map(\.text).joined(separator: "/") }
+    package var description: String { "/" + segments.map(\.text).joined(separator: "/") }
 
-    var mentionsCaller: Bool { segments.contains(.caller) }
+    package var mentionsCaller: Bool { segments.contains(.caller) }
 
     /// The data that makes the lookup hold for `uid` (nil when it needs a signed-in caller and
     /// there is none), with each `$wildcard` taking `keys[name]` or `fallback`.
-    func data(uid: String?, keys: [String: String], fallback: String) -> (path: [String], value: WitnessValue)? {
+    package func data(uid: String?, keys: [String: String], fallback: String) -> (path: [String], value: WitnessValue)? {
         var path: [String] = []
         for s in segments {
             switch s {
@@ -53,7 +55,7 @@ struct RootLookup {
     }
 
     /// Every lookup under the caller's uid in `e` that grants when it holds.
-    static func all(in e: Expression, _ checked: CheckedExpression) -> [RootLookup] {
+    package static func all(in e: Expression, _ checked: CheckedExpression) -> [RootLookup] {
         var out: [RootLookup] = []
         var stack = [e]
         while let x = stack.popLast() {
@@ -84,15 +86,15 @@ struct RootLookup {
                     default: return nil
                     }
                 }
-                if case .null? = c { return RootLookup(segments: segs, needed: .bool(true), use: x) }
+                if case .null? = c { return RootLookup(segments: segs, needed: .bool(true), existence: true, use: x) }
                 return nil
             }
             return nil
         case .call(let callee, let arguments):
             guard let recv = callee.receiver, let segs = path(recv, checked), case .call(let m)? = checked.resolution(of: x) else { return nil }
-            if m == .exists { return RootLookup(segments: segs, needed: .bool(true), use: x) }
+            if m == .exists { return RootLookup(segments: segs, needed: .bool(true), existence: true, use: x) }
             if m == .hasChild, arguments.count == 1, WitnessPlanner.isAuthUID(arguments[0], checked) {
-                return RootLookup(segments: segs + [.caller], needed: .bool(true), use: x)
+                return RootLookup(segments: segs + [.caller], needed: .bool(true), existence: true, use: x)
             }
             return nil
         default:

@@ -3,19 +3,19 @@ import RulesSyntax
 /// Builds the pieces of witness candidates from the rule tree, without running anything:
 /// concrete paths for rule paths, and sample values that a location's `.validate` and `.write`
 /// are likely to accept (the engine decides; a wrong guess only costs a candidate).
-enum WitnessPlanner {
+package enum WitnessPlanner {
     /// The uid of the victim, and the key every `$wildcard` takes unless told otherwise.
-    static let victim = "alice"
+    package static let victim = "alice"
     /// The uid of the attacker.
-    static let attacker = "mallory"
+    package static let attacker = "mallory"
 
     /// A rule path made concrete: each `$wildcard` takes `keys[name]`, else `fallback`.
-    static func concrete(_ path: [String], keys: [String: String] = [:], fallback: String = victim) -> String {
+    package static func concrete(_ path: [String], keys: [String: String] = [:], fallback: String = victim) -> String {
         "/" + path.map { $0.hasPrefix("$") ? keys[$0] ?? fallback : $0 }.joined(separator: "/")
     }
 
     /// A value no `.validate` would accept if there were one: the shape of nothing the app stores.
-    static let junk: WitnessValue = .object(["unexpected": .object(["anything": .number(12345)])])
+    package static let junk: WitnessValue = .object(["unexpected": .object(["anything": .number(12345)])])
 
     /// The identities to try, in order: signed out, a stranger, the owner of the keys.
     static let everyone: [LintWitness.Identity] = [.anonymous, .stranger(uid: attacker), .owner(uid: victim)]
@@ -59,7 +59,7 @@ enum WitnessPlanner {
     }
 
     /// The segments of a concrete path (`/a/b` → `["a", "b"]`).
-    static func segments(_ concretePath: String) -> [String] {
+    package static func segments(_ concretePath: String) -> [String] {
         concretePath.split(separator: "/").map(String.init)
     }
 
@@ -84,7 +84,7 @@ enum WitnessPlanner {
 
     /// A value for `node` that its rules probably accept, written by `uid` (fields compared with
     /// `auth.uid` take it).
-    static func sample(_ node: RuleNode, uid: String?, depth: Int = 0) -> WitnessValue {
+    package static func sample(_ node: RuleNode, uid: String?, depth: Int = 0) -> WitnessValue {
         var hints: [[String]: Hint] = [:]
         for rule in [node.validate, node.write] {
             if case .expression(let checked)? = rule?.body { collect(checked.root, checked, into: &hints) }
@@ -105,7 +105,7 @@ enum WitnessPlanner {
     }
 
     /// The value at a relative path.
-    static func lookup(_ v: WitnessValue, _ path: [String]) -> WitnessValue? {
+    package static func lookup(_ v: WitnessValue, _ path: [String]) -> WitnessValue? {
         guard let first = path.first else { return v }
         guard case .object(let m) = v, let next = m[first] else { return nil }
         return lookup(next, Array(path.dropFirst()))
@@ -117,13 +117,13 @@ enum WitnessPlanner {
     }
 
     /// The relative path below `newData` of a snapshot expression, if it is one.
-    static func newDataPath(_ e: Expression, _ checked: CheckedExpression) -> [String]? {
+    package static func newDataPath(_ e: Expression, _ checked: CheckedExpression) -> [String]? {
         guard let key = ConditionFacts.snapshotKey(e, checked), key == "newData" || key.hasPrefix("newData/"), !key.contains("..") else { return nil }
         let parts = key.split(separator: "/").dropFirst().map(String.init)
         return parts.contains { $0.hasPrefix("$") } ? nil : parts
     }
 
-    static func isAuthUID(_ e: Expression, _ checked: CheckedExpression) -> Bool {
+    package static func isAuthUID(_ e: Expression, _ checked: CheckedExpression) -> Bool {
         if case .member(let o, "uid", _) = e.kind, checked.resolution(of: o) == .auth { return true }
         return false
     }

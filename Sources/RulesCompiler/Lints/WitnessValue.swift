@@ -19,6 +19,17 @@ package indirect enum WitnessValue: Sendable, Hashable {
         }
     }
 
+    /// The value as compact JSON with every string longer than 40 characters cut, for reports
+    /// (`"xxxxxxxx…" (2800001 characters)`); ``json`` is the value itself.
+    package var shortJSON: String {
+        switch self {
+        case .string(let s) where s.count > 40: return JSONText.quote(String(s.prefix(8)) + "…") + " (\(s.count) characters)"
+        case .object(let members):
+            return "{" + members.keys.sorted().map { JSONText.quote($0) + ":" + members[$0]!.shortJSON }.joined(separator: ",") + "}"
+        default: return json
+        }
+    }
+
     /// `value` placed at `segments` below an empty root: `{"a": {"b": value}}`.
     package static func nested(_ value: WitnessValue, at segments: [String]) -> WitnessValue {
         segments.reversed().reduce(value) { .object([$1: $0]) }
@@ -30,6 +41,13 @@ package indirect enum WitnessValue: Sendable, Hashable {
         var out = a
         for (k, v) in b { out[k] = a[k].map { $0.merged(with: v) } ?? v }
         return .object(out)
+    }
+
+    /// The value without what is at the relative path `segments` (emptied objects stay).
+    package func removing(at segments: [String]) -> WitnessValue {
+        guard let first = segments.first, case .object(var members) = self, let next = members[first] else { return self }
+        if segments.count == 1 { members[first] = nil } else { members[first] = next.removing(at: Array(segments.dropFirst())) }
+        return .object(members)
     }
 
     /// The value with `value` set at the relative path `segments` (objects are created on the way).

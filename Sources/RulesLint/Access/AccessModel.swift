@@ -1,0 +1,36 @@
+import DatabaseRules
+import RulesCompiler
+
+/// Who may do what, where: for every location of a rules file, each principal and each
+/// operation, the answer of a bounded search run through the engine, with a witness for every
+/// "allowed" (see `docs/lints.md`, "The access model").
+package struct AccessModel: Sendable {
+    /// The locations, in the order of the file.
+    package var locations: [AccessLocation]
+    /// The principals, in table order: anonymous, stranger, owner, then each privilege and claim.
+    package var principals: [AccessPrincipal]
+    /// The privileges data grants (roles, flags, memberships, links).
+    package var privileges: [Privilege]
+    /// Where each privilege is trusted: the rules that look it up.
+    package var uses: [Privilege: [RuleReference]]
+    /// The cells, location by location, principal by principal, operation by operation.
+    package var cells: [AccessCell]
+    /// How many operations the engine decided to build the model.
+    package var decisions: Int
+
+    /// The search's bounds: at most this many locations, privileges and claims are modelled.
+    package static let maxLocations = 400
+    package static let maxPrivileges = 16
+    package static let maxClaims = 8
+
+    /// The cell of a location, principal and operation.
+    package func cell(_ location: String, _ principal: AccessPrincipal, _ operation: AccessOperation) -> AccessCell? {
+        cells.first { $0.location.path == location && $0.principal == principal && $0.operation == operation }
+    }
+
+    /// Builds the model of `rules` (whose checked tree is `tree`).
+    package static func build(rules: Ruleset, tree: RuleNode) -> AccessModel {
+        var builder = AccessModelBuilder(rules: rules, tree: tree)
+        return builder.build()
+    }
+}

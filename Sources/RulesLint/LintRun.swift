@@ -1,0 +1,39 @@
+import DatabaseRules
+import RulesCompiler
+import RulesSyntax
+
+/// Everything `rules check` reports about a file that compiles: the static lints, the threat
+/// classes decided on the access model, and the witness of every security finding, searched
+/// with the engine. `Ruleset.lintFindings` (this module) gives the same.
+package enum LintRun {
+    /// The findings of `file`, compiled as `result`; nothing when it has errors.
+    package static func findings(_ result: CompilationResult, file: SourceFile, configuration: LintConfiguration = .default) -> [LintFinding] {
+        guard let tree = result.tree, !result.diagnostics.containsErrors else { return [] }
+        guard let rules = try? Ruleset(file: file) else {
+            return WitnessSearch.confirm(Linter.lint(tree, file: file, configuration: configuration), file: file)
+        }
+        return findings(tree: tree, rules: rules, file: file, configuration: configuration)
+    }
+
+    /// The findings of compiled `rules` whose checked tree is `tree`.
+    package static func findings(tree: RuleNode, rules: Ruleset, file: SourceFile, configuration: LintConfiguration = .default) -> [LintFinding] {
+        var modelled: [LintFinding] = []
+        if AccessThreats.all.contains(where: { configuration.enabled.contains($0.code) }) {
+            let model = AccessModel.build(rules: rules, tree: tree)
+            var context = ThreatContext(model: model, runner: AccessRunner(rules: rules, tree: tree), tree: tree)
+            for threat in AccessThreats.all where configuration.enabled.contains(threat.code) {
+                modelled += threat.findings(&context)
+            }
+        }
+        let found = Linter.lint(tree, file: file, configuration: configuration, modelled: modelled)
+        return WitnessSearch.confirm(found, rules: rules, tree: tree)
+    }
+}
+
+extension Ruleset {
+    /// Rules that compile but are probably wrong, with the security findings decided on the
+    /// access model and proven by witnesses: what `rules check` reports (see `docs/lints.md`).
+    public func lintFindings(configuration: LintConfiguration = .default) -> [LintFinding] {
+        LintRun.findings(tree: compiled.tree, rules: self, file: compiled.file, configuration: configuration)
+    }
+}
