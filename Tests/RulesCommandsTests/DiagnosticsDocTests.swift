@@ -1,5 +1,6 @@
 import RulesTestSupport
 import Foundation
+import RulesLint
 import Testing
 
 @testable import RulesCompiler
@@ -138,7 +139,7 @@ private func captures(_ pattern: String, in text: String) throws -> [String] {
         let file = SourceFile(path: "example.json", text: body)
         let result = RulesCompiler.compile(file)
         // Lints run after a clean compile, as in `rules check`.
-        let diagnostics = result.diagnostics + Linter.lint(result, file: file).map(\.diagnostic)
+        let diagnostics = result.diagnostics + LintRun.findings(result, file: file).map(\.diagnostic)
         let d = try #require(diagnostics.first { $0.code.rawValue == section.code }, "\(diagnostics)")
         if let message = section.message {
             #expect(d.message == message)

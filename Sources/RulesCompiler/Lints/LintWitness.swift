@@ -109,7 +109,7 @@ package struct LintWitness: Sendable, Hashable {
     /// The witness as text lines, e.g. `as a signed-in stranger (uid mallory), with data {...}:`,
     /// then `1. set /x = 1 → allowed (expected allowed): note`.
     package var lines: [String] {
-        var out = ["as \(identity.description), starting from " + (data.map { "the data \($0.shortJSON)" } ?? "an empty database") + ":"]
+        var out = ["as \(identity.description), starting from " + (data.flatMap { $0 == .object([:]) ? nil : "the data \($0.shortJSON)" } ?? "an empty database") + ":"]
         for (i, s) in steps.enumerated() {
             let verdict = s.allowed.map { $0 ? "allowed" : "denied" } ?? "not run"
             out.append("\(i + 1). \(s.summary) → \(verdict) by the engine (\(s.note))")

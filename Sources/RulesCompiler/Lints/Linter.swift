@@ -34,7 +34,13 @@ package enum Linter {
         findings.removeAll { $0.code == .ownershipTakeover && authorization.contains(Key(code: $0.code, start: $0.diagnostic.range.start, end: $0.diagnostic.range.end)) }
         if let modelled {
             findings.removeAll { $0.code.isModelled }
-            findings += modelled
+            // A rule anyone may use to write is one cause, reported as public-write: the takeovers
+            // and wipes it allows are what that finding says.
+            let publicWrites = findings.filter { $0.code == .publicWrite }.map(\.diagnostic.range)
+            findings += modelled.filter { f in
+                !((f.code == .ownershipTakeover || f.code == .collectionWipe)
+                    && publicWrites.contains { $0.start <= f.diagnostic.range.start && f.diagnostic.range.end <= $0.end })
+            }
         }
         if file.bytes.count >= sizeWarningThreshold, file.bytes.count <= sizeLimit {
             let percent = file.bytes.count * 100 / sizeLimit

@@ -45,8 +45,13 @@ package struct RuleReference: Hashable, Sendable {
     package var rule: Rule? { node.rule(kind) }
     /// `the .write at /users/$uid`.
     package var description: String { "the \(kind.key) at \(node.pathDescription)" }
-    /// The range of the rule's value (its key when there is no value).
-    package var range: SourceRange { rule?.valueRange ?? node.keyRange }
+    /// The range of the rule's expression (of its value when it is a constant; its key when
+    /// there is no rule).
+    package var range: SourceRange {
+        guard let rule else { return node.keyRange }
+        if case .expression(let c) = rule.body { return c.fileRange(of: c.root) }
+        return rule.valueRange
+    }
     /// The rule's text, as written.
     package var text: String {
         guard let rule else { return "" }

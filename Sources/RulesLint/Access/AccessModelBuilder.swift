@@ -223,13 +223,15 @@ struct AccessModelBuilder {
         case .delete:
             return [LintWitness(identity: who, data: start, steps: [.init(.delete, world.path, note: "delete the record")])]
         case .write:
-            var out = [LintWitness(identity: who, data: start, steps: [.init(.delete, world.path, note: "delete everything here")])]
+            let delete = LintWitness(identity: who, data: start, steps: [.init(.delete, world.path, note: "delete everything here")])
+            var out = location.kind == .collection ? [delete] : []
             if location.kind == .collection, let (name, child) = location.node.wildcard {
                 let childLocation = AccessLocation(node: child, kind: .record, ownerWildcards: location.ownerWildcards, ownerFields: Self.ownerFields(child))
                 let key = location.ownerWildcards.contains(name) ? (uid ?? "k2") : "k2"
                 out.append(LintWitness(identity: who, data: start, steps: [.init(.set, world.path, value: .object([key: AccessWorld.value(childLocation, uid: uid)]), note: "replace everything here")]))
             } else {
                 out.append(LintWitness(identity: who, data: start, steps: [.init(.set, world.path, value: WitnessPlanner.sample(location.node, uid: uid ?? AccessPrincipal.ownerUID), note: "write here")]))
+                out.append(delete)
             }
             return out
         }
