@@ -122,7 +122,7 @@ let package = Package(
             name: "RulesRuntimeTests", dependencies: ["RulesTestSupport", "RulesRuntime", "RulesCompiler", "RulesSyntax"], exclude: ["Golden"],
             swiftSettings: swiftSettings),
         .testTarget(name: "DatabaseRulesTests", dependencies: ["RulesTestSupport", "DatabaseRules"], swiftSettings: swiftSettings),
-        .testTarget(name: "RulesLintTests", dependencies: ["RulesTestSupport", "RulesLint", "DatabaseRules"], swiftSettings: swiftSettings),
+        .testTarget(name: "RulesLintTests", dependencies: ["RulesTestSupport", "RulesLint", "DatabaseRules"], exclude: ["Golden"], swiftSettings: swiftSettings),
         .testTarget(name: "RulesTestingTests", dependencies: ["RulesTestSupport", "RulesTesting", "RulesCoverage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ReferenceTests", dependencies: ["RulesTestSupport", "RulesRuntime", "RulesCompiler", "RulesSyntax"],
