@@ -1,0 +1,218 @@
+import RulesCompiler
+import RulesSyntax
+
+/// One completion item.
+package struct CompletionItem: Sendable, Equatable {
+    /// LSP's `CompletionItemKind`s used here.
+    package enum Kind: Int, Sendable {
+        case method = 2
+        case field = 5
+        case variable = 6
+        case property = 10
+        case keyword = 14
+        case folder = 19
+    }
+
+    package var label: String
+    package var kind: Kind
+    package var detail: String
+    /// The text that replaces ``replacing``.
+    package var newText: String
+    /// The bytes the item replaces: the partial name before the cursor.
+    package var replacing: SourceRange
+
+    package func json(_ positions: PositionConverter) -> JSONText {
+        .object([
+            ("label", .string(label)), ("kind", .int(kind.rawValue)), ("detail", .string(detail)),
+            ("textEdit", .object([("range", positions.range(replacing).json), ("newText", .string(newText))])),
+        ])
+    }
+}
+
+/// `textDocument/completion`: rule keys where a key goes, and in rule expressions the names in
+/// scope, `auth.` and `auth.token.` members, snapshot methods (after `data.`, `newData.`,
+/// `root.` and `child(...)` or `parent()`), string methods, `query.` fields and the child names
+/// the rules use at a snapshot's location (inside `child('`).
+package enum CompletionProvider {
+    /// The completions at `offset` of `bytes`. `tree` is the latest rule tree known (the
+    /// document's, or the last one read before it became half-typed).
+    package static func complete(bytes: [UInt8], offset: Int, tree: RuleNode?) -> [CompletionItem] {
+        let context = CursorContext.at(offset, in: bytes)
+        switch context.place {
+        case .key(let inString):
+            guard context.rulePath != nil else { return [] }
+            let partial = SourceRange(inString ? context.stringStart : offset, offset)
+            return ruleKeys.filter { !context.siblingKeys.contains($0.0) }.map { key, detail in
+                CompletionItem(label: key, kind: .property, detail: detail, newText: inString ? key : "\"\(key)\": ", replacing: partial)
+            }
+        case .stringValue(let key):
+            guard let path = context.rulePath, let kind = RuleKind(rawValue: key) else { return [] }
+            let typed = Array(String(decoding: bytes[context.stringStart..<min(offset, bytes.count)], as: UTF8.self))
+            return expression(typed, end: offset, kind: kind, path: path, tree: tree)
+        case .other:
+            return []
+        }
+    }
+
+    static let ruleKeys: [(String, String)] = [
+        (".read", "who may read here and below"),
+        (".write", "who may write here and below"),
+        (".validate", "what data may be written here"),
+        (".indexOn", "children to index for queries"),
+    ]
+
+    /// Completions in an expression whose text before the cursor is `typed`.
+    private static func expression(_ typed: [Character], end: Int, kind: RuleKind, path: [String], tree: RuleNode?) -> [CompletionItem] {
+        // Inside a string literal: child names after `child(` / `hasChild(`.
+        if let quote = ExpressionChain.openStringLiteral(typed) {
+            let before = Array(typed[..<quote])
+            let callStart = ExpressionChain.start(endingAt: Array(before.dropLast()))
+            guard before.last == "(" || before.last == "[",
+                let chain = ExpressionChain.parse(String(before.dropLast()[callStart...])[...]),
+                let method = chain.steps.last?.name, ["child", "hasChild", "hasChildren"].contains(method)
+            else { return [] }
+            var receiver = chain
+            receiver.steps.removeLast()
+            guard let location = snapshotLocation(receiver, rulePath: path) else { return [] }
+            let partialText = String(typed[(quote + 1)...])
+            let partial = SourceRange(end - partialText.utf8.count, end)
+            return childNames(at: location, tree: tree).map {
+                CompletionItem(label: $0, kind: .folder, detail: "a child the rules name at /" + (location + [$0]).joined(separator: "/"), newText: $0, replacing: partial)
+            }
+        }
+        // The partial name before the cursor, and the chain before its dot.
+        var nameStart = typed.count
+        while nameStart > 0, typed[nameStart - 1].isLetter || typed[nameStart - 1].isNumber || typed[nameStart - 1] == "_" || typed[nameStart - 1] == "$" {
+            nameStart -= 1
+        }
+        let partialText = String(typed[nameStart...])
+        let partial = SourceRange(end - partialText.utf8.count, end)
+        let items: [(String, CompletionItem.Kind, String)]
+        if nameStart > 0, typed[nameStart - 1] == "." {
+            let before = Array(typed[..<(nameStart - 1)])
+            let start = ExpressionChain.start(endingAt: before)
+            guard let chain = ExpressionChain.parse(String(before[start...])[...]) else { return [] }
+            items = members(of: chain, rulePath: path)
+        } else {
+            items = names(kind: kind, path: path)
+        }
+        return items.filter { $0.0.hasPrefix(partialText) || partialText.isEmpty }.map { label, kind, detail in
+            let text = kind == .method ? label + "(" + (Method(named: label)?.arity == 0 && label != "hasChildren" ? ")" : "") : label
+            return CompletionItem(label: label, kind: kind, detail: detail, newText: text, replacing: partial)
+        }
+    }
+
+    /// The names an expression can start with here.
+    private static func names(kind: RuleKind, path: [String]) -> [(String, CompletionItem.Kind, String)] {
+        var out: [(String, CompletionItem.Kind, String)] = [
+            ("auth", .variable, "the signed-in user's token, or null"),
+            ("root", .variable, "snapshot of the database's root before the operation"),
+            ("data", .variable, "snapshot of this location before the operation"),
+        ]
+        if kind == .read {
+            out.append(("query", .variable, "the query of the read"))
+        } else {
+            out.append(("newData", .variable, "snapshot of this location after the write"))
+        }
+        out.append(("now", .variable, "the server's time in milliseconds"))
+        for (i, segment) in path.enumerated() where segment.hasPrefix("$") {
+            out.append((segment, .variable, "the key at segment \(i + 1) of /" + path.joined(separator: "/")))
+        }
+        out += [("true", .keyword, "boolean"), ("false", .keyword, "boolean"), ("null", .keyword, "null")]
+        return out
+    }
+
+    /// What a value reached through `chain` has.
+    private enum ValueKind { case auth, token, firebase, snapshot, string, query, other }
+
+    private static func kind(of chain: ExpressionChain) -> ValueKind {
+        var current: ValueKind
+        switch chain.head {
+        case "auth": current = .auth
+        case "data", "newData", "root": current = .snapshot
+        case "query": current = .query
+        default: current = chain.head.hasPrefix("$") ? .string : .other
+        }
+        for step in chain.steps {
+            switch (current, step.name, step.arguments != nil) {
+            case (.auth, "token", false): current = .token
+            case (.token, "firebase", false): current = .firebase
+            case (.auth, _, false), (.token, _, false): current = .string
+            case (.firebase, _, false): current = .string
+            case (.snapshot, "child", true), (.snapshot, "parent", true): current = .snapshot
+            case (.snapshot, "val", true), (.snapshot, "getPriority", true): current = .string
+            case (.string, "replace", true), (.string, "toLowerCase", true), (.string, "toUpperCase", true): current = .string
+            default: current = .other
+            }
+        }
+        return current
+    }
+
+    /// The members of what `chain` reaches.
+    private static func members(of chain: ExpressionChain, rulePath: [String]) -> [(String, CompletionItem.Kind, String)] {
+        switch kind(of: chain) {
+        case .auth:
+            return [
+                ("uid", .field, "string: the user's id"), ("provider", .field, "string: the sign-in method"),
+                ("token", .field, "the ID token's claims"),
+            ]
+        case .token:
+            return [
+                ("email", .field, "string"), ("email_verified", .field, "boolean"), ("phone_number", .field, "string"),
+                ("name", .field, "string"), ("sub", .field, "string: the uid"), ("firebase", .field, "identities, sign_in_provider"),
+            ]
+        case .firebase:
+            return [("identities", .field, "the user's linked identities"), ("sign_in_provider", .field, "string")]
+        case .snapshot:
+            return Method.allCases.filter(\.isSnapshotMethod).map { ($0.name, .method, signature($0)) }
+        case .string:
+            return [("length", .property, "number")] + Method.allCases.filter { !$0.isSnapshotMethod }.map { ($0.name, .method, signature($0)) }
+        case .query:
+            return QueryField.allCases.map { ($0.rawValue, .field, "query field") }
+        case .other:
+            return []
+        }
+    }
+
+    private static func signature(_ m: Method) -> String {
+        let args: String
+        switch m {
+        case .child, .hasChild: args = "path"
+        case .hasChildren: args = "[names]"
+        case .contains, .beginsWith, .endsWith: args = "substring"
+        case .matches: args = "/regex/"
+        case .replace: args = "from, to"
+        default: args = ""
+        }
+        return "\(m.name)(\(args)) → \(m.resultType)"
+    }
+
+    /// The rule path a snapshot chain points at, nil when it is not a snapshot.
+    static func snapshotLocation(_ chain: ExpressionChain, rulePath: [String]) -> [String]? {
+        var location: [String]
+        switch chain.head {
+        case "data", "newData": location = rulePath
+        case "root": location = []
+        default: return nil
+        }
+        for step in chain.steps {
+            switch step.name {
+            case "child": location += ExpressionChain.pathSegments(step.arguments ?? "")
+            case "parent": _ = location.popLast()
+            default: return nil
+            }
+        }
+        return location
+    }
+
+    /// The literal child keys (and the wildcard) of the rule node at `location`.
+    static func childNames(at location: [String], tree: RuleNode?) -> [String] {
+        var node = tree
+        for segment in location {
+            guard let n = node else { return [] }
+            node = segment.hasPrefix("$") || segment == "*" ? (n.wildcard?.node ?? nil) : (n.literalChild(segment) ?? n.wildcard?.node)
+        }
+        guard let node else { return [] }
+        return node.literalChildren.map(\.key)
+    }
+}
