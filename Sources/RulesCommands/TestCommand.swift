@@ -48,9 +48,21 @@ package struct TestCommand: ParsableCommand {
     @Option(help: "Colour in text output: auto, always or never.")
     package var color: ColorChoice = .auto
 
+    @Flag(help: "Run again on every save of a spec or rules file, showing the tests that now pass or newly fail (Ctrl-C stops).")
+    package var watch = false
+
+    @Option(name: .customLong("watch-runs"), help: ArgumentHelp("With --watch, stop after this many runs.", valueName: "n"))
+    package var watchRuns: Int?
+
     package init() {}
 
-    package func run() throws {
+    package func validate() throws {
+        if watchRuns != nil && !watch { throw ValidationError("--watch-runs needs --watch.") }
+        if let watchRuns, watchRuns < 1 { throw ValidationError("--watch-runs must be 1 or more.") }
+    }
+
+    /// The options of one run.
+    func cliOptions() -> TestCLIOptions {
         var options = TestCLIOptions(paths: paths)
         options.rulesPath = rules
         options.filter = filter
@@ -62,7 +74,15 @@ package struct TestCommand: ParsableCommand {
         options.minCoverage = minCoverage
         options.colors = Terminal(color, environment: ProcessInfo.processInfo.environment).colors
         options.showProgress = isatty(STDERR_FILENO) == 1
-        let output = TestCLI.run(options)
+        return options
+    }
+
+    package func run() throws {
+        if watch {
+            fflush(nil)
+            Foundation.exit(watchLoop())
+        }
+        let output = TestCLI.run(cliOptions())
         print(output.stdout, terminator: "")
         if !output.stderr.isEmpty {
             FileHandle.standardError.write(Data(output.stderr.utf8))

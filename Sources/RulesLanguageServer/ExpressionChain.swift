@@ -140,6 +140,14 @@ package struct ExpressionChain: Sendable, Equatable {
             return a.dropFirst().dropLast().split(separator: "/").map(String.init)
         }
         if a.hasPrefix("$"), a.dropFirst().allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) { return [a] }
+        // `'users/' + auth.uid`: the constant segments, then one that matches any key.
+        if let q = a.first, q == "'" || q == "\"", let close = a.dropFirst().firstIndex(of: q) {
+            let constant = a[a.index(after: a.startIndex)..<close]
+            let rest = String(a[a.index(after: close)...]).trimmingCharacters(in: " \t")
+            if rest.hasPrefix("+"), constant.hasSuffix("/") {
+                return constant.split(separator: "/").map(String.init) + ["*"]
+            }
+        }
         return ["*"]
     }
 }
