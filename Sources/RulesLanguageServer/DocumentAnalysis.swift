@@ -18,8 +18,18 @@ package struct DocumentAnalysis: Sendable {
         self.file = file
         self.positions = PositionConverter(file)
         self.tree = RulesCompiler.compile(file).tree
-        self.json = RelaxedJSONReader.read(file).root
-        self.diagnostics = checker?.check(file) ?? []
+        let json = RelaxedJSONReader.read(file).root
+        self.json = json
+        self.diagnostics = Self.isRules(path: path, json: json, bytes: bytes) ? checker?.check(file) ?? [] : []
+    }
+
+    /// Whether a document is a rules file: named like one (`*rules.json`, `*rules.jsonc`), or
+    /// with a top-level `rules` member (or, when it does not read as JSON, the text `"rules"`).
+    /// Other JSON files an editor sends (`package.json`) get no diagnostics.
+    package static func isRules(path: String, json: JSONNode?, bytes: [UInt8]) -> Bool {
+        if path.hasSuffix("rules.json") || path.hasSuffix("rules.jsonc") { return true }
+        if let json { return json.members?.contains { $0.key.value == "rules" } ?? false }
+        return bytes.firstRange(of: Array("\"rules\"".utf8)) != nil
     }
 
     /// The nodes from the root down to the innermost one whose object holds `offset`.

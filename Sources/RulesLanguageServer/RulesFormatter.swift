@@ -53,9 +53,7 @@ package enum RulesFormatter {
             case .close:
                 level -= 1
                 pendingBreak = true
-                let wasOpen = lastWasOpen
                 emit(t.text)
-                _ = wasOpen
             case .comma:
                 // A trailing comma is dropped.
                 if let next = tokens[(k + 1)...].first(where: { !$0.isComment }), case .close = next.kind {

@@ -28,7 +28,8 @@ RULES = """{
     "scores": {
       ".read": "auth != null && query.orderByChild === 'points'",
       "$id": { ".write": "auth != null && !data.exists()", ".validate": "newData.isNumber()" }
-    }
+    },
+    "notes": { "$uid": { ".write": "auth.uid === $uid" } }
   }
 }
 """
@@ -94,6 +95,11 @@ async def session(tmp):
         assert [d.code for d in first if d.severity == lsp.DiagnosticSeverity.Error] == []
         lint = [d for d in first if d.code == "query-without-index"]
         assert len(lint) == 1, first
+        # A security lint's witness, one line per related information.
+        unvalidated = next(d for d in first if d.code == "unvalidated-write")
+        witness = [r.message for r in unvalidated.related_information]
+        assert witness[0].startswith("witness (confirmed): as the owner"), witness
+        assert witness[1].startswith("1. set /notes/"), witness
 
         # Type an error: isString() becomes isStrin().
         column = utf16_column(NAME_LINE, "isString") + len("isStrin")

@@ -61,3 +61,19 @@ import Testing
         #expect(s.at("textDocument/hover", line: 5, character: 20)?.kind == .null)
     }
 }
+
+@Suite struct OtherJSONTests {
+    @Test(arguments: [
+        // (path, text, whether the document gets diagnostics)
+        ("/p/database.rules.json", "{\"rulez\": {}}", true),
+        ("/p/storage.rules.jsonc", "{", true),
+        ("/p/config.json", "{\"rules\": {\".read\": \"nope\"}}", true),
+        ("/p/half.json", "{\"rules\": {\".read\": \"no", true),
+        ("/p/package.json", "{\"name\": \"app\", \"version\": 1}", false),
+        ("/p/broken.json", "{\"name\": ", false),
+    ])
+    func onlyRulesDocumentsAreChecked(path: String, text: String, checked: Bool) {
+        let analysis = DocumentAnalysis(path: path, bytes: Array(text.utf8), checker: .compilerAndLints)
+        #expect(analysis.diagnostics.isEmpty == !checked)
+    }
+}
