@@ -63,12 +63,12 @@ package enum CompletionProvider {
 
     /// Completions in an expression whose text before the cursor is `typed`.
     private static func expression(_ typed: [Character], end: Int, kind: RuleKind, path: [String], tree: RuleNode?) -> [CompletionItem] {
-        // Inside a string literal: child names after `child(` / `hasChild(`.
+        // Inside a string literal: child names in `child('`, `hasChild('`, `hasChildren(['a', '`.
         if let quote = ExpressionChain.openStringLiteral(typed) {
             let before = Array(typed[..<quote])
-            let callStart = ExpressionChain.start(endingAt: Array(before.dropLast()))
-            guard before.last == "(" || before.last == "[",
-                let chain = ExpressionChain.parse(String(before.dropLast()[callStart...])[...]),
+            guard let open = ExpressionChain.unclosedParenthesis(before) else { return [] }
+            let callee = Array(before[..<open])
+            guard let chain = ExpressionChain.parse(String(callee[ExpressionChain.start(endingAt: callee)...])[...]),
                 let method = chain.steps.last?.name, ["child", "hasChild", "hasChildren"].contains(method)
             else { return [] }
             var receiver = chain

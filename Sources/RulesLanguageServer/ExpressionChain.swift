@@ -112,6 +112,31 @@ package struct ExpressionChain: Sendable, Equatable {
         return i
     }
 
+    /// The offset of the `(` whose call the end of `text` is inside (its arguments so far may
+    /// hold complete literals, brackets and commas), nil when there is none.
+    package static func unclosedParenthesis(_ text: [Character]) -> Int? {
+        var depth = 0
+        var quote: Character?
+        var i = text.count - 1
+        while i >= 0 {
+            let c = text[i]
+            if let q = quote {
+                if c == q && (i == 0 || text[i - 1] != "\\") { quote = nil }
+            } else if c == "'" || c == "\"" {
+                quote = c
+            } else if c == ")" || c == "]" {
+                depth += 1
+            } else if c == "[" {
+                depth = max(0, depth - 1)
+            } else if c == "(" {
+                if depth == 0 { return i }
+                depth -= 1
+            }
+            i -= 1
+        }
+        return nil
+    }
+
     /// The string literal the text ends inside, if any: the offset (in characters) of its
     /// opening quote.
     package static func openStringLiteral(_ text: [Character]) -> Int? {

@@ -19,7 +19,11 @@ package enum HoverProvider {
             if case .expression(let checked) = rule.body {
                 return expression(analysis, checked: checked, node: node, offset: offset)
             }
-            return nil
+            // An expression with errors has no types, but its `$variables` still bind.
+            guard let range = DefinitionProvider.definition(analysis, offset: offset),
+                let binder = analysis.nodes(containing: offset).last(where: { $0.keyRange == range }), let name = binder.path.last
+            else { return nil }
+            return (binding(name, node: binder), DefinitionProvider.wordRange(at: offset, in: analysis.file.bytes))
         }
         if let node = analysis.node(withKeyAt: offset), let last = node.path.last, last.hasPrefix("$") {
             return (binding(last, node: node), node.keyRange)

@@ -36,6 +36,11 @@ import Testing
         ("\".write\": \"root.child('|", ["users", "scores"], ["profile"]),
         ("\".write\": \"root.child('users/' + auth.uid).child('|", ["profile", "name"], []),
         ("\".write\": \"data.parent().child('|", [], ["profile"]),
+        ("\".write\": \"newData.hasChildren(['|", ["profile", "name"], []),
+        ("\".write\": \"newData.hasChildren(['profile', '|", ["name"], []),
+        ("\".write\": \"newData.hasChild(\\\"|", ["profile"], []),
+        ("\".write\": \"newData.child('profile').exists() && data.child('|", ["name"], []),
+        ("\".write\": \"newData.val() == '|", [], ["profile"]),
     ])
     func offersWhatFitsInAnExpression(text: String, expected: [String], absent: [String]) {
         let labels = Self.labels(Self.typing(text))

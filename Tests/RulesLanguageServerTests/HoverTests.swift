@@ -49,3 +49,15 @@ import Testing
         #expect(s.at("textDocument/hover", line: 1, character: 5)?.kind == .null)
     }
 }
+
+@Suite struct HoverInBrokenExpressionTests {
+    @Test func aVariableStillShowsItsBindingWhenTheExpressionHasErrors() throws {
+        let s = Session()
+        let doc = Fixtures.rules.replacingOccurrences(of: "\"auth.uid === $uid\"", with: "\"auth.uid === $uid && nope\"")
+        s.open(doc)
+        let (l, c) = Fixtures.position("$uid &&", line: 6, in: doc, plus: 2)
+        let hover = try #require(s.at("textDocument/hover", line: l, character: c))
+        #expect(hover.at("contents.value")?.text?.contains("`$uid`: the key at segment 2 of `/users/$uid`") == true)
+        #expect(hover["range"]?.rangeText == "\(l):\(c - 2)-\(l):\(c + 2)")
+    }
+}
