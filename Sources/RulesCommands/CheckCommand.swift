@@ -22,6 +22,9 @@ package struct CheckCommand: ParsableCommand {
             1 when any has (or there are more warnings than --max-warnings), 2 when a file, a directory, \
             the configuration or the baseline cannot be read, a directory holds no rules file, there is \
             nothing to check or a lint code is unknown, 64 when the command line is wrong (an unknown option or value).
+            With --watch, the files are checked again on every save (of a checked file, the configuration \
+            or the baseline), and each run after the first prints the findings fixed and the new ones \
+            (`fixed: ...`, `new: ...`) and the summary; Ctrl-C stops, and the status is the last run's.
             """
     )
 

@@ -15,6 +15,10 @@ package struct TestCommand: ParsableCommand {
             against --rules FILE. The last line of the text output is `N passed, M failed`, counting \
             steps. Exit status: 0 all passed, 1 any failed (or coverage below --min-coverage), \
             2 a spec or rules file cannot be used (reported as file:line:col: error: message).
+            With --watch, the tests run again on every save of a spec path, the --rules file or a file \
+            beside a spec file; each run after the first prints the tests that now pass (`fixed: ...`) \
+            and those that newly fail (`new: ...`), then the last line; Ctrl-C stops, and the status is \
+            the last run's.
             """
     )
 
