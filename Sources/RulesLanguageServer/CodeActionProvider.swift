@@ -1,33 +1,6 @@
 import RulesCompiler
 import RulesSyntax
 
-/// One text edit: bytes replaced by text.
-package struct TextEdit: Sendable, Equatable {
-    package var range: SourceRange
-    package var newText: String
-
-    package func json(_ positions: PositionConverter) -> JSONText {
-        .object([("range", positions.range(range).json), ("newText", .string(newText))])
-    }
-}
-
-/// A quick fix for one finding.
-package struct CodeAction: Sendable, Equatable {
-    package var title: String
-    package var diagnostic: CheckedDiagnostic
-    package var edits: [TextEdit]
-    package var preferred: Bool
-
-    package func json(uri: String, positions: PositionConverter) -> JSONText {
-        .object([
-            ("title", .string(title)), ("kind", .string("quickfix")),
-            ("diagnostics", .array([DiagnosticConverter.convert(diagnostic, uri: uri, positions: positions)])),
-            ("isPreferred", .bool(preferred)),
-            ("edit", .object([("changes", .object([(uri, .array(edits.map { $0.json(positions) }))]))])),
-        ])
-    }
-}
-
 /// `textDocument/codeAction`: for `query-without-index`, add the missing `.indexOn` entry; for
 /// any lint, suppress it with a `// rules-lint-disable-next-line CODE` comment above its line
 /// (the syntax of `docs/lints.md`).

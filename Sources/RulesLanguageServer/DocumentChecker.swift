@@ -1,18 +1,6 @@
 import RulesCompiler
 import RulesSyntax
 
-/// One finding to publish: the diagnostic and its notes (a lint's witness, one line each),
-/// published as `relatedInformation` at the finding's own range.
-package struct CheckedDiagnostic: Sendable, Hashable {
-    package var diagnostic: Diagnostic
-    package var notes: [String]
-
-    package init(_ diagnostic: Diagnostic, notes: [String] = []) {
-        self.diagnostic = diagnostic
-        self.notes = notes
-    }
-}
-
 /// Where the server's diagnostics come from: a function from a file to its findings.
 ///
 /// `rules lsp` passes the one `rules check` runs (syntax, types, deploy errors, lints with

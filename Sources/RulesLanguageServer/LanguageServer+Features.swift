@@ -1,15 +1,5 @@
 import RulesSyntax
 
-/// The requests about a document's content.
-enum Feature: String {
-    case hover = "textDocument/hover"
-    case completion = "textDocument/completion"
-    case definition = "textDocument/definition"
-    case documentSymbol = "textDocument/documentSymbol"
-    case codeAction = "textDocument/codeAction"
-    case formatting = "textDocument/formatting"
-}
-
 extension LanguageServer {
     /// Answers a feature request about an open document.
     mutating func answer(_ feature: Feature, uri: String, params: JSONNode?, analysis: DocumentAnalysis) throws(ResponseError) -> JSONText {

@@ -1,20 +1,5 @@
 import RulesSyntax
 
-/// A position as LSP gives it: a 0-based line and a 0-based column in UTF-16 code units.
-package struct LSPPosition: Hashable, Sendable, CustomStringConvertible {
-    package var line: Int
-    package var character: Int
-
-    package init(line: Int, character: Int) {
-        self.line = line
-        self.character = character
-    }
-
-    package var json: JSONText { .object([("line", .int(line)), ("character", .int(character))]) }
-
-    package var description: String { "\(line):\(character)" }
-}
-
 /// Converts between the project's UTF-8 byte offsets and LSP positions (UTF-16 columns).
 ///
 /// Lines end at `\n` (a `\r` before it belongs to the line, as in ``SourceFile``). A character
@@ -103,32 +88,5 @@ package struct PositionConverter: Sendable {
     /// The byte range of an LSP range.
     package func sourceRange(_ r: LSPRange) -> SourceRange {
         SourceRange(offset(of: r.start), offset(of: r.end))
-    }
-}
-
-/// A range of LSP positions.
-package struct LSPRange: Hashable, Sendable {
-    package var start: LSPPosition
-    package var end: LSPPosition
-
-    package init(start: LSPPosition, end: LSPPosition) {
-        self.start = start
-        self.end = end
-    }
-
-    package var json: JSONText { .object([("start", start.json), ("end", end.json)]) }
-
-    /// Reads `{start, end}`.
-    init?(_ node: JSONNode?) {
-        guard let s = LSPPosition(node?["start"]), let e = LSPPosition(node?["end"]) else { return nil }
-        self.init(start: s, end: e)
-    }
-}
-
-extension LSPPosition {
-    /// Reads `{line, character}`.
-    init?(_ node: JSONNode?) {
-        guard let line = node?["line"]?.intValue, let character = node?["character"]?.intValue else { return nil }
-        self.init(line: line, character: character)
     }
 }
