@@ -17,6 +17,12 @@ package enum CompletionProvider {
             return ruleKeys.filter { !context.siblingKeys.contains($0.0) }.map { key, detail in
                 CompletionItem(label: key, kind: .property, detail: detail, newText: inString ? key : "\"\(key)\": ", replacing: partial)
             }
+        case .stringValue(".indexOn"):
+            guard let path = context.rulePath else { return [] }
+            let partial = SourceRange(context.stringStart, offset)
+            return indexableChildren(at: path, tree: tree).map {
+                CompletionItem(label: $0, kind: .folder, detail: "a child of the records at /" + path.joined(separator: "/"), newText: $0, replacing: partial)
+            }
         case .stringValue(let key):
             guard let path = context.rulePath, let kind = RuleKind(rawValue: key) else { return [] }
             let typed = Array(String(decoding: bytes[context.stringStart..<min(offset, bytes.count)], as: UTF8.self))
@@ -175,6 +181,21 @@ package enum CompletionProvider {
             }
         }
         return location
+    }
+
+    /// What `.indexOn` at `location` may name: the children the rules give the records below it
+    /// (the wildcard's literal children, and those of each literal child), and `.value`.
+    static func indexableChildren(at location: [String], tree: RuleNode?) -> [String] {
+        var node = tree
+        for segment in location {
+            node = segment.hasPrefix("$") ? node?.wildcard?.node : node?.literalChild(segment)
+        }
+        guard let node else { return [".value"] }
+        var records = node.literalChildren.map(\.node)
+        if let w = node.wildcard { records.insert(w.node, at: 0) }
+        var seen = Set<String>()
+        let names = records.flatMap { $0.literalChildren.map(\.key) }.filter { seen.insert($0).inserted }
+        return names + [".value"]
     }
 
     /// The literal child keys (and the wildcard) of the rule node at `location`.

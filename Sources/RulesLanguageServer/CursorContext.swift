@@ -63,6 +63,11 @@ package struct CursorContext: Sendable, Equatable {
                 let path = stack.compactMap(\.key)
                 guard closed else {
                     guard let top = stack.last, top.isObject else {
+                        // A string in an array: a value of the member that holds the array.
+                        if let top = stack.last, let key = top.key {
+                            let outer = stack.dropLast().compactMap(\.key)
+                            return CursorContext(place: .stringValue(key: key), path: outer, siblingKeys: [], stringStart: start)
+                        }
                         return CursorContext(place: .other, path: path, siblingKeys: [], stringStart: start)
                     }
                     if top.expectingKey && top.pendingKey == nil {

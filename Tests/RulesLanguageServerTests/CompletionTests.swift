@@ -83,3 +83,16 @@ import Testing
         #expect(Self.labels(Fixtures.rules.replacingOccurrences(of: "scores 😀", with: "scores auth.|")).isEmpty)
     }
 }
+
+@Suite struct IndexOnCompletionTests {
+    @Test(arguments: [
+        // (what replaces the .read of /users/$uid/.., the labels)
+        ("\".indexOn\": \"|", ["profile", "name", ".value"]),
+        ("\".indexOn\": [\"profile\", \"|", ["profile", "name", ".value"]),
+    ])
+    func offersTheRecordsChildren(text: String, labels: [String]) {
+        // At /users, whose records ($uid) have profile and name.
+        let doc = Fixtures.rules.replacingOccurrences(of: "\"users\": {", with: "\"users\": {\n      \(text)")
+        #expect(CompletionTests.labels(doc) == labels)
+    }
+}
