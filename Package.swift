@@ -91,12 +91,18 @@ let package = Package(
             dependencies: ["DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", "RulesTesting"],
             swiftSettings: swiftSettings
         ),
+        // `rules lsp`: the language server (JSON-RPC over standard input and output) for editors.
+        .target(
+            name: "RulesLanguageServer",
+            dependencies: ["RulesCompiler", "RulesSyntax"],
+            swiftSettings: swiftSettings
+        ),
         // Subcommands and reporters (a library so that tests can run them in-process).
         .target(
             name: "RulesCommands",
             dependencies: [
                 "DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", "RulesTesting", "RulesBenchmark",
-                "DatabaseServer", "RulesLint",
+                "DatabaseServer", "RulesLint", "RulesLanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -135,6 +141,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RulesLanguageServerTests", dependencies: ["RulesTestSupport", "RulesLanguageServer", "RulesCompiler", "RulesSyntax"],
+            exclude: ["Golden"], swiftSettings: swiftSettings),
         .testTarget(name: "RulesBenchmarkTests", dependencies: ["RulesTestSupport", "RulesBenchmark", "CMallocCounter"], swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

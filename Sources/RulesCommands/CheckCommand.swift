@@ -22,6 +22,9 @@ package struct CheckCommand: ParsableCommand {
             1 when any has (or there are more warnings than --max-warnings), 2 when a file, a directory, \
             the configuration or the baseline cannot be read, a directory holds no rules file, there is \
             nothing to check or a lint code is unknown, 64 when the command line is wrong (an unknown option or value).
+            With --watch, the files are checked again on every save (of a checked file, the configuration \
+            or the baseline), and each run after the first prints the findings fixed and the new ones \
+            (`fixed: ...`, `new: ...`) and the summary; Ctrl-C stops, and the status is the last run's.
             """
     )
 
@@ -79,9 +82,19 @@ package struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("docs-url"), help: ArgumentHelp("Base address of the code documentation, for SARIF's helpUri (default: the project's docs on its home page).", valueName: "url"))
     package var docsURL: String?
 
+    @Flag(help: "Check again on every save, showing what was fixed and what is new since the last run (Ctrl-C stops).")
+    package var watch = false
+
+    @Option(name: .customLong("watch-runs"), help: ArgumentHelp("With --watch, stop after this many runs.", valueName: "n"))
+    package var watchRuns: Int?
+
     package init() {}
 
     package func validate() throws {
+        if watch && updateBaseline { throw ValidationError("--watch and --update-baseline cannot be used together.") }
+        if watch && (paths.contains("-") || (paths.isEmpty && stdinFilename != nil)) { throw ValidationError("--watch needs files, not standard input.") }
+        if watchRuns != nil && !watch { throw ValidationError("--watch-runs needs --watch.") }
+        if let watchRuns, watchRuns < 1 { throw ValidationError("--watch-runs must be 1 or more.") }
         if configPath != nil && noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more.") }
         _ = try extraReports()
@@ -134,8 +147,8 @@ package struct CheckCommand: ParsableCommand {
         return search.files
     }
 
-    package func run() throws {
-        let config = projectConfiguration()
+    /// Checks the files, with the baseline, `--strict` and `--quiet` applied.
+    func checkAll(_ files: [String], config: ProjectConfiguration?) -> [FileDiagnostics] {
         let lintConfiguration: LintConfiguration
         do {
             lintConfiguration = try LintConfiguration.from(enable: enabled, disable: disabled, base: config?.lintConfiguration() ?? .default)
@@ -146,7 +159,6 @@ package struct CheckCommand: ParsableCommand {
         if updateBaseline && baseline == nil {
             Self.fail("error: --update-baseline needs --baseline FILE (or baseline: in the configuration file)")
         }
-        let files = inputs(config)
         var results = files.map { path in
             path == "-" ? Self.checkStandardInput(named: stdinFilename ?? "<stdin>", lints: lintConfiguration) : Self.check(path, lints: lintConfiguration)
         }
@@ -181,6 +193,14 @@ package struct CheckCommand: ParsableCommand {
         }
         if strict { results = results.map(Self.strict) }
         if quiet { results = results.map(Self.errorsOnly) }
+        return results
+    }
+
+    package func run() throws {
+        let config = projectConfiguration()
+        let files = inputs(config)
+        if watch { throw ExitCode(watchLoop(files: files, config: config)) }
+        let results = checkAll(files, config: config)
         let terminal = Terminal(color, environment: ProcessInfo.processInfo.environment)
         let onTerminal = format == .text && outputFile == nil
         let root = SourceRoot.find(explicit: sourceRoot, configurationDirectory: config?.directory, files: files)

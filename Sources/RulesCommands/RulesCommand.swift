@@ -6,7 +6,7 @@ package struct RulesCommand: AsyncParsableCommand {
         commandName: "rules",
         abstract: "Compile, check, test and serve Firebase Realtime Database security rules.",
         version: RulesTool.version,
-        subcommands: [CheckCommand.self, AccessCommand.self, DiffCommand.self, CompileCommand.self, TestCommand.self, BenchCommand.self, ServeCommand.self]
+        subcommands: [CheckCommand.self, AccessCommand.self, DiffCommand.self, CompileCommand.self, TestCommand.self, BenchCommand.self, ServeCommand.self, LSPCommand.self]
     )
 
     package init() {}

@@ -15,6 +15,10 @@ package struct TestCommand: ParsableCommand {
             against --rules FILE. The last line of the text output is `N passed, M failed`, counting \
             steps. Exit status: 0 all passed, 1 any failed (or coverage below --min-coverage), \
             2 a spec or rules file cannot be used (reported as file:line:col: error: message).
+            With --watch, the tests run again on every save of a spec path, the --rules file or a file \
+            beside a spec file; each run after the first prints the tests that now pass (`fixed: ...`) \
+            and those that newly fail (`new: ...`), then the last line; Ctrl-C stops, and the status is \
+            the last run's.
             """
     )
 
@@ -48,9 +52,21 @@ package struct TestCommand: ParsableCommand {
     @Option(help: "Colour in text output: auto, always or never.")
     package var color: ColorChoice = .auto
 
+    @Flag(help: "Run again on every save of a spec or rules file, showing the tests that now pass or newly fail (Ctrl-C stops).")
+    package var watch = false
+
+    @Option(name: .customLong("watch-runs"), help: ArgumentHelp("With --watch, stop after this many runs.", valueName: "n"))
+    package var watchRuns: Int?
+
     package init() {}
 
-    package func run() throws {
+    package func validate() throws {
+        if watchRuns != nil && !watch { throw ValidationError("--watch-runs needs --watch.") }
+        if let watchRuns, watchRuns < 1 { throw ValidationError("--watch-runs must be 1 or more.") }
+    }
+
+    /// The options of one run.
+    func cliOptions() -> TestCLIOptions {
         var options = TestCLIOptions(paths: paths)
         options.rulesPath = rules
         options.filter = filter
@@ -62,7 +78,15 @@ package struct TestCommand: ParsableCommand {
         options.minCoverage = minCoverage
         options.colors = Terminal(color, environment: ProcessInfo.processInfo.environment).colors
         options.showProgress = isatty(STDERR_FILENO) == 1
-        let output = TestCLI.run(options)
+        return options
+    }
+
+    package func run() throws {
+        if watch {
+            fflush(nil)
+            Foundation.exit(watchLoop())
+        }
+        let output = TestCLI.run(cliOptions())
         print(output.stdout, terminator: "")
         if !output.stderr.isEmpty {
             FileHandle.standardError.write(Data(output.stderr.utf8))

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the end-to-end tests: `rules serve` driven by real clients (the firebase-admin Python SDK,
-# raw HTTP, streaming and WebSocket clients). Makes a virtual environment in .venv-e2e on first use.
+# raw HTTP, streaming and WebSocket clients), `rules lsp` driven by LSP clients (pygls, headless
+# Neovim) and the --watch modes. Makes a virtual environment in .venv-e2e on first use.
 # Usage: bash Tests/ClientTests/run.sh [pytest arguments]
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -1,0 +1,41 @@
+import Foundation
+import RulesSyntax
+
+extension CheckCommand {
+    /// `rules check --watch`: checks, then checks again on every save of a checked file or the
+    /// configuration, printing the findings fixed and the new ones.
+    func watchLoop(files: [String], config: ProjectConfiguration?) -> Int32 {
+        let terminal = Terminal(color, environment: ProcessInfo.processInfo.environment)
+        let reporter = DiagnosticReporter(terminal: terminal)
+        let watched = files + (config.map { [$0.path] } ?? []) + (baseline.map { [$0] } ?? [])
+        return WatchLoop(paths: watched, runs: watchRuns).run {
+            let results = checkAll(files, config: config)
+            return WatchRun(
+                report: reporter.text(results), problems: Self.watchProblems(results),
+                summary: reporter.summary(results), status: Self.exitCode(results))
+        }
+    }
+
+    /// Each finding by a key that does not move when lines above it change (the file, the code,
+    /// the message and the text it points at), with its `file:line:col: severity: message [code]`.
+    static func watchProblems(_ results: [FileDiagnostics]) -> [(key: String, line: String)] {
+        var out: [(key: String, line: String)] = []
+        var seen: [String: Int] = [:]
+        for f in results {
+            if let e = f.readError {
+                out.append((key: "\(f.path)\u{0}read\u{0}\(e)", line: "\(f.path): error: \(e)"))
+                continue
+            }
+            guard let file = f.file else { continue }
+            for d in f.diagnostics {
+                let base = [f.path, d.code.rawValue, d.message, file.text(of: d.range)].joined(separator: "\u{0}")
+                // The same finding twice in a file is told apart by its order.
+                let n = seen[base, default: 0]
+                seen[base] = n + 1
+                let at = file.location(of: d.range)
+                out.append((key: base + "\u{0}\(n)", line: "\(f.path):\(at.line):\(at.column): \(d.severity): \(d.message) [\(d.code)]"))
+            }
+        }
+        return out
+    }
+}
