@@ -69,11 +69,9 @@ struct CheckRulesPlugin: CommandPlugin {
             return URL(fileURLWithPath: named)
         }
         Diagnostics.remark("Building the rules tool (the first time takes a few minutes; set CHECK_RULES_TOOL to use one already built)")
-        let result = try packageManager.build(.product("rules"), parameters: .init(configuration: .debug, logging: .concise))
-        guard result.succeeded else {
-            print(result.logText)
-            throw CheckRulesError.buildFailed
-        }
+        // The build's log is shown as it goes (echoLogs), so a first build's progress can be followed.
+        let result = try packageManager.build(.product("rules"), parameters: .init(configuration: .debug, logging: .concise, echoLogs: true))
+        guard result.succeeded else { throw CheckRulesError.buildFailed }
         guard let built = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "rules" }) else {
             throw CheckRulesError.buildFailed
         }

@@ -116,7 +116,7 @@ def test_the_release_archive_runs_on_debian_without_a_swift_toolchain(debian_roo
     os.makedirs(tmp_path / "firechat")
     shutil.copy(CORPUS_FILE, tmp_path / "firechat" / "rules.json")
 
-    for arguments in (["check", "firechat/rules.json"], ["check", "--format", "sarif", "firechat/rules.json"]):
+    for arguments in (["check", "firechat/rules.json"], ["check", "--format", "sarif", "--source-root", ".", "firechat/rules.json"]):
         released = in_root(root, f"cd /work && exec {binary} {' '.join(arguments)}")
         developed = subprocess.run([BINARY, *arguments], cwd=tmp_path, capture_output=True, text=True, timeout=60, env=CLEAN_ENV)
         assert released.stderr == developed.stderr
