@@ -1,84 +1,35 @@
 """The release archive (Scripts/build-release.sh) on a Debian system without a Swift toolchain: a
-minimal Debian root made with mmdebstrap (or debootstrap) from the mirror this machine's apt uses,
-entered with chroot. There, `rules check` on a real rules file prints what the development build
+minimal Debian root made with mmdebstrap (or debootstrap) from the mirror this machine's apt uses
+(debian_root.py), entered with chroot. There, `rules check` on a real rules file prints what the development build
 prints, and ldd shows that the binary loads no Swift library, nor PCRE2 or SQLite (they are linked
 statically). The root is cached in .build/debian-root, so only the first run downloads it.
 
 Skipped, saying why, where no root can be made: not root, no mmdebstrap or debootstrap, or the
 mirror cannot be reached."""
-import glob
 import os
 import re
 import shutil
 import subprocess
 import tarfile
-import urllib.request
 
 import pytest
 
 from conftest import BINARY, REPO
+from debian_root import Unavailable, debian_root as made_root
 
 # A real rules file with warnings: the output has locations, source lines and carets.
 CORPUS_FILE = os.path.join(REPO, "Tests", "Data", "corpus", "firechat", "rules.json")
-ROOTS = os.path.join(REPO, ".build", "debian-root")
 # What the binary may still load: glibc and the C++ runtime (every Debian system has them).
 SYSTEM_LIBRARIES = re.compile(r"^(linux-vdso|ld-linux[-\w]*|libc|libm|libdl|libpthread|librt|libutil|libstdc\+\+|libgcc_s)\.so")
 CLEAN_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": "/root", "LANG": "C.UTF-8"}
 
 
-def apt_mirror():
-    """The Debian mirror and suite this machine's apt uses (the first Debian entry that is not
-    security or updates), from /etc/apt/sources.list and sources.list.d."""
-    files = ["/etc/apt/sources.list"] + sorted(glob.glob("/etc/apt/sources.list.d/*"))
-    for path in files:
-        try:
-            text = open(path).read()
-        except OSError:
-            continue
-        if path.endswith(".sources"):  # deb822 paragraphs
-            for paragraph in re.split(r"\n\s*\n", text):
-                fields = dict(re.findall(r"^(\w[\w-]*):\s*(.*)$", paragraph, re.MULTILINE))
-                for uri in fields.get("URIs", "").split():
-                    for suite in fields.get("Suites", "").split():
-                        if uri.rstrip("/").endswith("/debian") and "-" not in suite:
-                            return uri.rstrip("/"), suite
-        else:
-            for line in text.splitlines():
-                words = re.sub(r"\[[^]]*\]", "", line.split("#")[0]).split()
-                if len(words) >= 3 and words[0] == "deb" and words[1].rstrip("/").endswith("/debian") and "-" not in words[2]:
-                    return words[1].rstrip("/"), words[2]
-    return None
-
-
 @pytest.fixture(scope="module")
 def debian_root():
-    """A minimal Debian root (--variant=minbase), made once and kept in .build/debian-root."""
-    found = apt_mirror()
-    if found is None:
-        pytest.skip("no Debian mirror in /etc/apt/sources.list*: cannot make a Debian root")
-    mirror, suite = found
-    root = os.path.join(ROOTS, f"{suite}-minbase")
-    if os.path.exists(os.path.join(root, ".complete")):
-        return root
-    if os.geteuid() != 0:
-        pytest.skip("making and entering a Debian root (mmdebstrap, chroot) needs root")
-    tool = shutil.which("mmdebstrap") or shutil.which("debootstrap")
-    if tool is None:
-        pytest.skip("neither mmdebstrap nor debootstrap is installed (apt-get install mmdebstrap)")
     try:
-        urllib.request.urlopen(f"{mirror}/dists/{suite}/Release", timeout=15).close()
-    except OSError as error:
-        pytest.skip(f"the Debian mirror {mirror} cannot be reached ({error}): cannot make a Debian root")
-    partial = root + ".partial"
-    shutil.rmtree(partial, ignore_errors=True)
-    os.makedirs(ROOTS, exist_ok=True)
-    command = [tool, "--variant=minbase", suite, partial, mirror]
-    made = subprocess.run(command, capture_output=True, text=True, timeout=1200)
-    assert made.returncode == 0, f"{' '.join(command)} failed:\n{made.stdout[-3000:]}{made.stderr[-3000:]}"
-    open(os.path.join(partial, ".complete"), "w").close()
-    shutil.rmtree(root, ignore_errors=True)
-    os.rename(partial, root)
-    return root
+        return made_root()
+    except Unavailable as reason:
+        pytest.skip(str(reason))
 
 
 def in_root(root, script):
