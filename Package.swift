@@ -11,6 +11,8 @@ let package = Package(
     products: [
         .library(name: "DatabaseRules", targets: ["DatabaseRules"]),
         .executable(name: "rules", targets: ["rules"]),
+        // `swift package check-rules` in a package that depends on this one.
+        .plugin(name: "CheckRulesPlugin", targets: ["CheckRulesPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -119,6 +121,12 @@ let package = Package(
         // It alone links the counting allocator (`rules` and the server keep the system's).
         .executableTarget(name: "rules-profile", dependencies: ["RulesBenchmark", "CMallocCounter"], swiftSettings: swiftSettings),
         .executableTarget(name: "rules", dependencies: ["RulesCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")], swiftSettings: swiftSettings),
+        // `swift package check-rules`: `rules check` on the rules of the package it runs in (the
+        // `rules` named by CHECK_RULES_TOOL, else this package's, built on first use).
+        .plugin(
+            name: "CheckRulesPlugin",
+            capability: .command(intent: .custom(verb: "check-rules", description: "Check the package's Firebase Realtime Database rules with `rules check`."))
+        ),
 
         .testTarget(name: "RulesSyntaxTests", dependencies: ["RulesTestSupport", "RulesSyntax"], swiftSettings: swiftSettings),
         .testTarget(

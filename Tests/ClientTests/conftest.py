@@ -130,3 +130,34 @@ def wait_for(predicate, timeout=5.0):
             return True
         time.sleep(0.02)
     return predicate()
+
+
+def release_archive():
+    """The release archive of `rules` (Scripts/build-release.sh): $RULES_RELEASE_ARCHIVE (which
+    Scripts/run-tests.sh sets), else the newest one in .build/dist; None when there is none."""
+    import glob
+    import platform
+    named = os.environ.get("RULES_RELEASE_ARCHIVE")
+    if named:
+        if not os.path.isfile(named):
+            raise RuntimeError(f"RULES_RELEASE_ARCHIVE names {named}, which is not a file")
+        return named
+    found = glob.glob(os.path.join(REPO, ".build", "dist", f"rules-*-linux-{platform.machine()}.tar.gz"))
+    return max(found, key=os.path.getmtime) if found else None
+
+
+@pytest.fixture(scope="session")
+def release_rules():
+    """The `rules` binary of the release archive, unpacked into a temporary directory; the test is
+    skipped when no archive has been built."""
+    import tarfile
+    archive = release_archive()
+    if archive is None:
+        pytest.skip("no release archive: build one with `bash Scripts/build-release.sh .build/dist` "
+                    "(Scripts/run-tests.sh does) or name it in RULES_RELEASE_ARCHIVE")
+    with tempfile.TemporaryDirectory(prefix="rules-release-") as directory:
+        with tarfile.open(archive) as tar:
+            tar.extractall(directory, filter="tar")
+        (top,) = os.listdir(directory)
+        yield {"archive": archive, "directory": os.path.join(directory, top),
+               "rules": os.path.join(directory, top, "rules")}

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Builds the release archive of the `rules` tool, one that runs without a Swift toolchain:
+#
+#     bash Scripts/build-release.sh OUTDIR
+#
+# writes OUTDIR/rules-<version>-linux-<arch>.tar.gz (and its .sha256), where <version> is what the
+# built tool prints for `rules --version` (RulesTool.version) and <arch> is `uname -m` (x86_64,
+# aarch64). The archive holds one directory, rules-<version>-linux-<arch>/, with `rules`, the
+# LICENSE if there is one, and NEEDED.txt: the shared libraries the binary still loads.
+#
+# Linux: the Swift runtime and Foundation are linked statically (--static-swift-stdlib), and so are
+# PCRE2 and SQLite, from Debian's static archives (libpcre2-dev's libpcre2-8.a, libsqlite3-dev's
+# libsqlite3.a). What remains is glibc (libc, libm) and the C++ runtime (libstdc++, libgcc_s),
+# which every Debian or Ubuntu system has. Where a static archive is missing, that library is
+# linked dynamically instead, with a warning, and NEEDED.txt names it.
+# The build has its own scratch path (.build-release, or $RULES_RELEASE_SCRATCH) so that it does
+# not disturb the development build in .build.
+#
+# macOS (the same command): a universal binary, one build for both architectures:
+#
+#     swift build -c release --product rules --arch arm64 --arch x86_64 --scratch-path .build-release
+#
+# gives .build-release/apple/Products/Release/rules; the Swift runtime is part of macOS, so only
+# PCRE2 stays dynamic (Homebrew's pcre2, which is per architecture: a universal build needs a
+# universal libpcre2-8, or the binary is built and archived per architecture). That archive is
+# named rules-<version>-macos-universal.tar.gz. This branch of the script is not run by CI.
+set -euo pipefail
+
+fail() { echo "build-release.sh: $*" >&2; exit 1; }
+
+[ $# -eq 1 ] || fail "usage: bash Scripts/build-release.sh OUTDIR"
+mkdir -p "$1" || fail "cannot create the output directory $1"
+outdir=$(cd "$1" && pwd)
+cd "$(dirname "$0")/.."
+repo=$PWD
+scratch=${RULES_RELEASE_SCRATCH:-$repo/.build-release}
+mkdir -p "$scratch/tmp"
+# SwiftPM's temporary files stay inside the scratch path (see Scripts/run-tests.sh).
+export TMPDIR="$scratch/tmp"
+command -v swift >/dev/null || fail "swift is not on PATH: building the release needs a Swift 6 toolchain"
+
+case "$(uname -s)" in
+Linux)
+    os=linux
+    arch=$(uname -m)
+    # A directory with only the static archives, searched before the system's: the linker's
+    # -lpcre2-8 and -lsqlite3 (from the CPCRE2 module and GRDB's SQLite module) then find the
+    # .a files there instead of the shared libraries in the system's directories.
+    static_dir="$scratch/static-libs"
+    rm -rf "$static_dir"
+    mkdir -p "$static_dir"
+    for lib in libpcre2-8:libpcre2-dev sqlite3:libsqlite3-dev; do
+        pc=${lib%%:*} package=${lib##*:}
+        name=${pc#lib}
+        libdir=$(pkg-config --variable=libdir "$pc" 2>/dev/null || true)
+        [ -n "$libdir" ] || fail "pkg-config does not know $pc: install $package (apt-get install $package)"
+        if [ -f "$libdir/lib$name.a" ]; then
+            ln -s "$libdir/lib$name.a" "$static_dir/lib$name.a"
+        else
+            echo "build-release.sh: warning: $libdir/lib$name.a is missing; lib$name is linked dynamically (NEEDED.txt names it)" >&2
+        fi
+    done
+    build=(swift build -c release --product rules --static-swift-stdlib --scratch-path "$scratch"
+           -Xlinker -L"$static_dir")
+    echo "build-release.sh: ${build[*]}" >&2
+    started=$(date +%s)
+    "${build[@]}"
+    echo "build-release.sh: built in $(( $(date +%s) - started )) s" >&2
+    binary="$("${build[@]}" --show-bin-path)/rules"
+    ;;
+Darwin)
+    os=macos
+    arch=universal
+    build=(swift build -c release --product rules --arch arm64 --arch x86_64 --scratch-path "$scratch")
+    echo "build-release.sh: ${build[*]}" >&2
+    "${build[@]}"
+    binary="$scratch/apple/Products/Release/rules"
+    ;;
+*)
+    fail "no release build for $(uname -s): Linux and macOS only"
+    ;;
+esac
+
+[ -x "$binary" ] || fail "the build did not produce $binary"
+version=$("$binary" --version) || fail "$binary --version failed"
+[[ "$version" =~ ^[0-9A-Za-z.+-]+$ ]] || fail "unexpected version string from $binary --version: '$version'"
+
+name="rules-$version-$os-$arch"
+stage="$scratch/stage/$name"
+rm -rf "$scratch/stage"
+mkdir -p "$stage"
+cp "$binary" "$stage/rules"
+if [ "$os" = linux ]; then
+    # Debug information is most of the file; the symbols stay (a crash's backtrace names functions).
+    strip --strip-debug "$stage/rules"
+    needed=$(objdump -p "$stage/rules" | awk '$1 == "NEEDED" { print $2 }')
+    if grep -q '^libswift\|^libFoundation\|^lib_Foundation\|^libdispatch\|^libBlocksRuntime' <<<"$needed"; then
+        fail "the binary still needs the Swift runtime's shared libraries:"$'\n'"$needed"
+    fi
+else
+    needed=$(otool -L "$stage/rules" | tail -n +2 | awk '{ print $1 }')
+fi
+printf '%s\n' "$needed" >"$stage/NEEDED.txt"
+for license in LICENSE LICENSE.txt LICENSE.md; do
+    [ -f "$license" ] && cp "$license" "$stage/"
+done
+
+archive="$outdir/$name.tar.gz"
+# The same inputs give the same archive: fixed owner, order and time (the commit's, when there is one).
+mtime=$(git log -1 --format=%ct 2>/dev/null || date +%s)
+if [ "$os" = linux ]; then
+    tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$mtime" -C "$scratch/stage" -cf - "$name" | gzip -n -9 >"$archive"
+    (cd "$outdir" && sha256sum "$name.tar.gz" >"$name.tar.gz.sha256")
+else
+    tar -C "$scratch/stage" -czf "$archive" "$name"
+    (cd "$outdir" && shasum -a 256 "$name.tar.gz" >"$name.tar.gz.sha256")
+fi
+echo "build-release.sh: $archive ($(du -k "$archive" | cut -f1) KiB); the binary needs:" $needed >&2
+echo "$archive"

@@ -1,0 +1,93 @@
+"""The pre-commit hooks of .pre-commit-hooks.yaml as a project uses them: a sample git repository
+whose .pre-commit-config.yaml names this repository (a clone of it at HEAD, with the working copy's
+.pre-commit-hooks.yaml) and the hooks rules-check and rules-test. `pre-commit run --all-files`
+fails on a rules file with an error, printing the diagnostic, and passes once the file is fixed.
+The hooks run the `rules` on PATH: here the build under test ($RULES_BINARY)."""
+import os
+import shutil
+import subprocess
+import sys
+
+from conftest import BINARY, REPO
+
+BAD_RULES = """{
+  "rules": {
+    "messages": {
+      "$id": {
+        ".read": "auth != null",
+        ".write": "auth != null && newData.child('uid').val() == auth.uid &&"
+      }
+    }
+  }
+}
+"""
+GOOD_RULES = BAD_RULES.replace(" &&\"", "\"")
+SPEC = """rules: database.rules.json
+auth:
+  alice: { uid: alice }
+  anon: null
+tests:
+  - name: alice writes her own message
+    data: {}
+    steps:
+      - as: alice
+        set: /messages/m1
+        value: { uid: alice, text: hi }
+        expect: allow
+      - as: anon
+        read: /messages/m1
+        expect: deny
+"""
+
+
+def git(cwd, *arguments):
+    result = subprocess.run(["git", "-c", "user.name=Test", "-c", "user.email=test@example.invalid", "-c", "init.defaultBranch=main",
+                             "-c", "advice.detachedHead=false", *arguments],
+                            cwd=cwd, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, f"git {' '.join(arguments)}: {result.stderr}"
+    return result.stdout.strip()
+
+
+def test_pre_commit_run_fails_on_a_bad_rules_file_and_passes_once_it_is_fixed(tmp_path):
+    # The hook repository: this repository at HEAD, with the hooks file as it is in the working copy.
+    hooks = tmp_path / "hooks"
+    git(tmp_path, "clone", "--quiet", "--depth", "1", f"file://{REPO}", str(hooks))
+    shutil.copy(os.path.join(REPO, ".pre-commit-hooks.yaml"), hooks / ".pre-commit-hooks.yaml")
+    if git(hooks, "status", "--porcelain"):
+        git(hooks, "commit", "--quiet", "-am", "the working copy's hooks")
+    rev = git(hooks, "rev-parse", "HEAD")
+
+    # The project that uses them.
+    app = tmp_path / "app"
+    app.mkdir()
+    git(app, "init", "--quiet")
+    (app / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hooks}\n    rev: {rev}\n    hooks:\n      - id: rules-check\n      - id: rules-test\n")
+    (app / "database.rules.json").write_text(BAD_RULES)
+    (app / "rules.test.yaml").write_text(SPEC)
+    git(app, "add", ".")
+
+    # The hooks find `rules` on PATH (language: system).
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    os.symlink(os.path.abspath(BINARY), bin_dir / "rules")
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}", PRE_COMMIT_HOME=str(tmp_path / "pre-commit-cache"),
+               PRE_COMMIT_COLOR="never", GIT_CONFIG_NOSYSTEM="1")
+
+    def pre_commit_run():
+        return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
+                              cwd=app, capture_output=True, text=True, timeout=300, env=env)
+
+    failed = pre_commit_run()
+    output = failed.stdout + failed.stderr
+    assert failed.returncode == 1, output
+    assert "rules check" in output and "Failed" in output, output
+    assert "database.rules.json:6:" in output and "error:" in output, output
+
+    (app / "database.rules.json").write_text(GOOD_RULES)
+    git(app, "add", ".")
+    passed = pre_commit_run()
+    output = passed.stdout + passed.stderr
+    assert passed.returncode == 0, output
+    assert "Failed" not in output
+    assert output.count("Passed") == 2, output
