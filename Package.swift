@@ -10,6 +10,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "DatabaseRules", targets: ["DatabaseRules"]),
+        // The lints and the access model (`Ruleset.lintFindings()`, `AccessModel`), for tools;
+        // a server embedding the rules needs only DatabaseRules.
+        .library(name: "RulesLint", targets: ["RulesLint"]),
         .executable(name: "rules", targets: ["rules"]),
         // `swift package check-rules` in a package that depends on this one.
         .plugin(name: "CheckRulesPlugin", targets: ["CheckRulesPlugin"]),

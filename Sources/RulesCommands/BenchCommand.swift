@@ -56,6 +56,9 @@ package struct BenchCommand: ParsableCommand {
     @Option(help: "A directory of rules files whose compile time the suite measures (relative to the working directory; the suite skips it when it does not exist).")
     package var corpus: String = "Tests/Data/corpus"
 
+    @Option(name: .customLong("write-generated-rules"), help: "Write the suite's generated 256 KB rules file to this path and stop (for timing other commands on it).")
+    package var writeGeneratedRules: String?
+
     package init() {}
 
     /// The options these arguments describe.
@@ -80,6 +83,13 @@ package struct BenchCommand: ParsableCommand {
     }
 
     package func run() throws {
+        if let path = writeGeneratedRules {
+            do { try Data(SuiteRules.generated(bytes: 256 * 1024).utf8).write(to: URL(fileURLWithPath: path)) } catch {
+                FileHandle.standardError.write(Data("error: cannot write \(path): \(error.localizedDescription)\n".utf8))
+                throw ExitCode(2)
+            }
+            return
+        }
         let interactive = isatty(2) != 0
         let output = BenchCLI.run(options) { label in
             // Progress on the terminal only, on one line that is rewritten.
