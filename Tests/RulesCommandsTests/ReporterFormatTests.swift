@@ -54,6 +54,34 @@ let nonASCIIRules = #"{"rules": {".read": "'😀é' == foo"}}"#
         #expect(!out.contains("\u{1B}["))
     }
 
+    /// A source line wider than the terminal is cut to a window around the finding, `…` where
+    /// text is left out, the caret still under the finding.
+    @Test func aLongLineIsCutAroundTheFindingOnANarrowTerminal() {
+        let padding = String(repeating: "x", count: 200)
+        let text = "{\"rules\": {\".read\": \"'\(padding)' == 'a' && foo == 1 && '\(padding)' == 'b'\"}}"
+        let out = DiagnosticReporter(terminal: .plain, lineWidth: 80).text([checked(text, path: "r.json")])
+        let lines = out.split(separator: "\n").map(String.init)
+        let source = try! #require(lines.first { $0.hasPrefix(" 1 | ") })
+        let caret = try! #require(lines.first { $0.hasPrefix("   | ") && $0.contains("^") })
+        #expect(source.count <= 80, "\(source)")
+        #expect(source.contains("…") && source.hasSuffix("…"))
+        let column = Array(caret).firstIndex(of: "^")!
+        #expect(String(Array(source)[column..<(column + 3)]) == "foo", "\(source)\n\(caret)")
+        // Whole lines without a width.
+        #expect(DiagnosticReporter(terminal: .plain).text([checked(text, path: "r.json")]).contains(padding))
+    }
+
+    /// A file with errors is not linted, and the text report says so.
+    @Test func aFileWithErrorsSaysItsLintsWereNotRun() {
+        let result = CheckCommand.check(bytes: Array(#"{"rules": {".read": true, ".write": "foo"}}"#.utf8), path: "r.json")
+        #expect(result.lintsSkipped)
+        let out = reporter.text([result])
+        #expect(out.contains("r.json: note: lints were not run: the file has errors"), "\(out)")
+        let clean = CheckCommand.check(bytes: Array(#"{"rules": {".read": "auth != null"}}"#.utf8), path: "c.json")
+        #expect(!clean.lintsSkipped)
+        #expect(!reporter.text([clean]).contains("lints were not run"))
+    }
+
     @Test func caretLinesUpAfterTabsAndMultiByteCharacters() {
         let text = "{\"rules\": {\n\t\".read\": \"'é✓' == foo\"\n}}"
         let out = reporter.text([checked(text, path: "r.json")])

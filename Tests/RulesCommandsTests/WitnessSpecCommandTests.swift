@@ -60,5 +60,12 @@ import Testing
         #expect(locations.count == 3)
         let text = try #require((result["message"] as? [String: Any])?["text"] as? String)
         #expect(text.contains("Witness (the engine ran it): as a signed-in stranger (uid mallory)"))
+        // The rules the escalation concerns: `related` in JSON, `relatedLocations` in SARIF.
+        let related = try #require(diagnostic["related"] as? [[String: Any]])
+        #expect(related.contains { ($0["message"] as? String)?.contains("the .write at /grades trusts") == true && $0["line"] as? Int == 3 })
+        #expect(diagnostic["anchor"] as? String == "/users/$uid .write grants /users/{auth.uid}/role = \"teacher\"")
+        let relatedLocations = try #require(result["relatedLocations"] as? [[String: Any]])
+        #expect(relatedLocations.count == related.count)
+        #expect(relatedLocations.allSatisfy { ($0["physicalLocation"] as? [String: Any])?["region"] != nil && $0["message"] != nil })
     }
 }

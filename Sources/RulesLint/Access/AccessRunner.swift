@@ -9,6 +9,8 @@ package struct AccessRunner {
     private let nodes: [String: RuleNode]
     /// How many operations the engine decided.
     package private(set) var decisions = 0
+    /// Starting databases by their JSON: a location's cells share their world.
+    private var databases: [String: Database] = [:]
 
     package init(rules: Ruleset, tree: RuleNode) {
         self.rules = rules
@@ -22,11 +24,7 @@ package struct AccessRunner {
     /// its verdict and the last was allowed, the rule that allowed the last step.
     package mutating func run(_ witness: LintWitness) -> (witness: LintWitness, decidedBy: RuleReference?) {
         var out = witness
-        var database = Database()
-        if let data = witness.data {
-            guard let d = try? Database(json: data.json) else { return (out, nil) }
-            database = d
-        }
+        guard var database = database(witness.data) else { return (out, nil) }
         let auth = WitnessSearch.auth(witness.identity)
         var decidedBy: RuleReference?
         for i in out.steps.indices {
@@ -39,6 +37,16 @@ package struct AccessRunner {
             if last, decision.allowed { decidedBy = granting(decision) }
         }
         return (out, decidedBy)
+    }
+
+    /// The database holding `data` (empty for nil), read once per distinct value.
+    private mutating func database(_ data: WitnessValue?) -> Database? {
+        guard let data else { return Database() }
+        let json = data.json
+        if let d = databases[json] { return d }
+        guard let d = try? Database(json: json) else { return nil }
+        if databases.count < 4096 { databases[json] = d }
+        return d
     }
 
     /// The `.read`/`.write` that granted an allowed decision.
@@ -65,11 +73,7 @@ package struct AccessRunner {
 
     /// Decides one operation on `data` with an explanation.
     package mutating func decide(_ step: LintWitness.Step, data: WitnessValue?, identity: LintWitness.Identity) -> Decision? {
-        var database = Database()
-        if let data {
-            guard let d = try? Database(json: data.json) else { return nil }
-            database = d
-        }
+        guard let database = database(data) else { return nil }
         guard let operation = WitnessSearch.operation(step) else { return nil }
         decisions += 1
         return rules.decide(operation, on: database, auth: WitnessSearch.auth(identity), now: WitnessSearch.now, explain: true)

@@ -39,16 +39,15 @@ package struct AccessDiff {
         let newModel = AccessModel.build(rules: new.rules, tree: new.tree)
         var changes: [Change] = []
         var seen = Set<String>()
-        // Newly allowed: the new version's witnesses, denied on the old.
-        for (model, this, other, kind) in [
-            (newModel, new.rules, old.rules, Change.Kind.newlyAllowed), (oldModel, old.rules, new.rules, Change.Kind.newlyDenied),
-        ] {
+        var runners = [AccessRunner(rules: new.rules, tree: new.tree), AccessRunner(rules: old.rules, tree: old.tree)]
+        // Newly allowed: the new version's witnesses, denied on the old; newly denied the reverse.
+        for (model, this, other, kind) in [(newModel, 0, 1, Change.Kind.newlyAllowed), (oldModel, 1, 0, Change.Kind.newlyDenied)] {
             for cell in model.cells {
                 guard let w = cell.verdict.witness else { continue }
                 let key = "\(kind.rawValue)|\(AccessPaths.normalized(cell.location.path))|\(normalizedName(cell.principal))|\(cell.operation.rawValue)"
                 guard !seen.contains(key) else { continue }
-                let here = WitnessSearch.run(w, rules: this)
-                let there = WitnessSearch.run(w, rules: other)
+                let here = runners[this].run(w).witness
+                let there = runners[other].run(w).witness
                 guard here.confirmed, !there.confirmed else { continue }
                 // The first step that differs must be one allowed here and denied there (a step
                 // that was denied before and is allowed there means the operation was already
