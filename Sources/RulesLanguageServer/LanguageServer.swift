@@ -104,7 +104,8 @@ package struct LanguageServer {
             documents[uri] = nil
             analyses[uri] = nil
             lastTrees[uri] = nil
-            stale.removeAll { $0 == uri }
+            // Its findings are cleared in the editor with an empty list.
+            if !stale.contains(uri) { stale.append(uri) }
         default:
             break  // Other notifications (initialized, didSave, $/setTrace...) need nothing.
         }
@@ -135,12 +136,15 @@ package struct LanguageServer {
         analyses[uri]?.tree ?? lastTrees[uri]
     }
 
-    /// `textDocument/publishDiagnostics` for each document changed since the last call.
+    /// `textDocument/publishDiagnostics` for each document changed since the last call (an
+    /// empty list for one closed since).
     package mutating func pendingDiagnostics() -> [JSONText] {
         let uris = stale
         stale = []
-        return uris.compactMap { uri in
-            guard let a = analysis(uri) else { return nil }
+        return uris.map { uri in
+            guard let a = analysis(uri) else {
+                return Self.notification("textDocument/publishDiagnostics", .object([("uri", .string(uri)), ("diagnostics", .array([]))]))
+            }
             return Self.notification("textDocument/publishDiagnostics", DiagnosticConverter.publish(uri: uri, version: documents[uri]?.version, analysis: a))
         }
     }

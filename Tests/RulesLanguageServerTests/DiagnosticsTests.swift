@@ -56,8 +56,12 @@ import Testing
     @Test func closingADocumentForgetsIt() {
         let s = Session()
         s.open(Fixtures.rules)
+        _ = s.diagnostics()
         s.notify("textDocument/didClose", .object([("textDocument", .object([("uri", .string(s.uri))]))]))
-        #expect(s.diagnostics().isEmpty)
+        // An empty list clears the editor's.
+        let published = s.server.pendingDiagnostics().map(Session.parse)
+        #expect(published.count == 1)
+        #expect(published.first?.at("params.diagnostics")?.arrayValue?.isEmpty == true)
         #expect(s.at("textDocument/hover", line: 5, character: 20)?.kind == .null)
     }
 }
