@@ -76,7 +76,9 @@ package struct LanguageServer {
         guard let uri = params?.at("textDocument.uri")?.stringValue else {
             throw ResponseError(ResponseError.invalidParams, "\(method) needs params.textDocument.uri.")
         }
-        guard let analysis = analysis(uri) else { return feature == .documentSymbol || feature == .codeAction ? .array([]) : .null }
+        guard let analysis = analysis(uri, checked: feature == .codeAction) else {
+            return feature == .documentSymbol || feature == .codeAction ? .array([]) : .null
+        }
         return try answer(feature, uri: uri, params: params, analysis: analysis)
     }
 
@@ -118,13 +120,19 @@ package struct LanguageServer {
 
     // MARK: - Documents
 
-    /// The analysis of a document's current text, made on first use after a change.
-    mutating func analysis(_ uri: String) -> DocumentAnalysis? {
-        if let a = analyses[uri] { return a }
-        guard let doc = documents[uri] else { return nil }
-        let a = DocumentAnalysis(path: TextDocument.path(of: uri), bytes: doc.bytes, checker: checker)
+    /// The analysis of a document's current text, made on first use after a change; `checked`:
+    /// with its findings.
+    mutating func analysis(_ uri: String, checked: Bool = false) -> DocumentAnalysis? {
+        var a: DocumentAnalysis
+        if let known = analyses[uri] {
+            a = known
+        } else {
+            guard let doc = documents[uri] else { return nil }
+            a = DocumentAnalysis(path: TextDocument.path(of: uri), bytes: doc.bytes, checker: nil)
+            if let tree = a.tree { lastTrees[uri] = tree }
+        }
+        if checked { a.check(with: checker) }
         analyses[uri] = a
-        if let tree = a.tree { lastTrees[uri] = tree }
         return a
     }
 
@@ -142,7 +150,7 @@ package struct LanguageServer {
         let uris = stale
         stale = []
         return uris.map { uri in
-            guard let a = analysis(uri) else {
+            guard let a = analysis(uri, checked: true) else {
                 return Self.notification("textDocument/publishDiagnostics", .object([("uri", .string(uri)), ("diagnostics", .array([]))]))
             }
             return Self.notification("textDocument/publishDiagnostics", DiagnosticConverter.publish(uri: uri, version: documents[uri]?.version, analysis: a))
