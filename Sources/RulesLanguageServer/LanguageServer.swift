@@ -33,7 +33,8 @@ package struct LanguageServer {
 
     // MARK: - Messages
 
-    /// Handles one message body; returns the messages to send (a response, log messages).
+    /// Handles one message body; returns the messages to send (the response to a request; nothing
+    /// for a notification).
     package mutating func handle(_ body: [UInt8]) -> [JSONText] {
         let read = RelaxedJSONReader.read(SourceFile(path: "message", bytes: body), options: .protocolMessage)
         guard let message = read.root, message.members != nil else {
