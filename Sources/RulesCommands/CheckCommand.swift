@@ -147,18 +147,14 @@ package struct CheckCommand: ParsableCommand {
         return search.files
     }
 
+    /// The lint configuration: the project's levels with `--enable` and `--disable` applied.
+    func lintConfiguration(_ config: ProjectConfiguration?) throws -> LintConfiguration {
+        try LintConfiguration.from(enable: enabled, disable: disabled, base: config?.lintConfiguration() ?? .default)
+    }
+
     /// Checks the files, with the baseline, `--strict` and `--quiet` applied.
-    func checkAll(_ files: [String], config: ProjectConfiguration?) -> [FileDiagnostics] {
-        let lintConfiguration: LintConfiguration
-        do {
-            lintConfiguration = try LintConfiguration.from(enable: enabled, disable: disabled, base: config?.lintConfiguration() ?? .default)
-        } catch {
-            Self.fail("error: \(error)")
-        }
+    func checkAll(_ files: [String], config: ProjectConfiguration?, lints lintConfiguration: LintConfiguration) -> [FileDiagnostics] {
         let baseline = self.baseline ?? config?.baseline
-        if updateBaseline && baseline == nil {
-            Self.fail("error: --update-baseline needs --baseline FILE (or baseline: in the configuration file)")
-        }
         var results = files.map { path in
             path == "-" ? Self.checkStandardInput(named: stdinFilename ?? "<stdin>", lints: lintConfiguration) : Self.check(path, lints: lintConfiguration)
         }
@@ -198,9 +194,18 @@ package struct CheckCommand: ParsableCommand {
 
     package func run() throws {
         let config = projectConfiguration()
+        let lintConfiguration: LintConfiguration
+        do {
+            lintConfiguration = try self.lintConfiguration(config)
+        } catch {
+            Self.fail("error: \(error)")
+        }
+        if updateBaseline && (baseline ?? config?.baseline) == nil {
+            Self.fail("error: --update-baseline needs --baseline FILE (or baseline: in the configuration file)")
+        }
         let files = inputs(config)
-        if watch { throw ExitCode(watchLoop(files: files, config: config)) }
-        let results = checkAll(files, config: config)
+        if watch { throw ExitCode(watchLoop(files: files, config: config, lints: lintConfiguration)) }
+        let results = checkAll(files, config: config, lints: lintConfiguration)
         let terminal = Terminal(color, environment: ProcessInfo.processInfo.environment)
         let onTerminal = format == .text && outputFile == nil
         let root = SourceRoot.find(explicit: sourceRoot, configurationDirectory: config?.directory, files: files)

@@ -28,6 +28,8 @@ package struct LSPCommand: ParsableCommand {
     package init() {}
 
     package func run() throws {
+        // A client that goes away mid-answer ends the session at the end of its input, not by SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         let server = LanguageServer(version: RulesTool.version, checker: Self.checker(readConfiguration: !noConfig))
         throw ExitCode(ServerConnection(server: server).run())
     }

@@ -9,7 +9,7 @@ package enum CodeActionProvider {
     package static func actions(_ analysis: DocumentAnalysis, range: SourceRange) -> [CodeAction] {
         var out: [CodeAction] = []
         let lines = (analysis.file.location(of: Int(range.start)).line, analysis.file.location(of: Int(range.end)).line)
-        for d in analysis.diagnostics {
+        for d in analysis.diagnostics ?? [] {
             let r = d.diagnostic.range
             let line = analysis.file.location(of: Int(r.start)).line
             let overlaps = (r.start <= range.end && range.start <= r.end) || (lines.0...lines.1).contains(line)

@@ -10,7 +10,7 @@ package enum DiagnosticConverter {
     package static func publish(uri: String, version: Int?, analysis: DocumentAnalysis) -> JSONText {
         var params: [(String, JSONText)] = [("uri", .string(uri))]
         if let version { params.append(("version", .int(version))) }
-        params.append(("diagnostics", .array(analysis.diagnostics.map { convert($0, uri: uri, positions: analysis.positions) })))
+        params.append(("diagnostics", .array((analysis.diagnostics ?? []).map { convert($0, uri: uri, positions: analysis.positions) })))
         return .object(params)
     }
 

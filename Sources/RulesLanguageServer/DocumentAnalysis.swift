@@ -10,9 +10,13 @@ package struct DocumentAnalysis: Sendable {
     package let tree: RuleNode?
     /// The JSON document; nil when it cannot be read (a half-typed file).
     package let json: JSONNode?
-    /// The findings, from the server's ``DocumentChecker``.
-    package let diagnostics: [CheckedDiagnostic]
+    /// The findings, from the server's ``DocumentChecker``; nil until checked (hover and
+    /// completion do not wait for the check, which includes the lints' witness search).
+    package private(set) var diagnostics: [CheckedDiagnostic]?
+    /// Whether the document is a rules file (only those are checked).
+    package let isRulesDocument: Bool
 
+    /// Reads a document, and checks it when `checker` is given.
     package init(path: String, bytes: [UInt8], checker: DocumentChecker?) {
         let file = SourceFile(path: path, bytes: bytes)
         self.file = file
@@ -20,7 +24,14 @@ package struct DocumentAnalysis: Sendable {
         self.tree = RulesCompiler.compile(file).tree
         let json = RelaxedJSONReader.read(file).root
         self.json = json
-        self.diagnostics = Self.isRules(path: path, json: json, bytes: bytes) ? checker?.check(file) ?? [] : []
+        self.isRulesDocument = Self.isRules(path: path, json: json, bytes: bytes)
+        if let checker { check(with: checker) }
+    }
+
+    /// Runs the checker, once.
+    package mutating func check(with checker: DocumentChecker) {
+        guard diagnostics == nil else { return }
+        diagnostics = isRulesDocument ? checker.check(file) : []
     }
 
     /// Whether a document is a rules file: named like one (`*rules.json`, `*rules.jsonc`), or

@@ -33,7 +33,8 @@ package struct LanguageServer {
 
     // MARK: - Messages
 
-    /// Handles one message body; returns the messages to send (a response, log messages).
+    /// Handles one message body; returns the messages to send (the response to a request; nothing
+    /// for a notification).
     package mutating func handle(_ body: [UInt8]) -> [JSONText] {
         let read = RelaxedJSONReader.read(SourceFile(path: "message", bytes: body), options: .protocolMessage)
         guard let message = read.root, message.members != nil else {
@@ -76,7 +77,9 @@ package struct LanguageServer {
         guard let uri = params?.at("textDocument.uri")?.stringValue else {
             throw ResponseError(ResponseError.invalidParams, "\(method) needs params.textDocument.uri.")
         }
-        guard let analysis = analysis(uri) else { return feature == .documentSymbol || feature == .codeAction ? .array([]) : .null }
+        guard let analysis = analysis(uri, checked: feature == .codeAction) else {
+            return feature == .documentSymbol || feature == .codeAction ? .array([]) : .null
+        }
         return try answer(feature, uri: uri, params: params, analysis: analysis)
     }
 
@@ -104,7 +107,8 @@ package struct LanguageServer {
             documents[uri] = nil
             analyses[uri] = nil
             lastTrees[uri] = nil
-            stale.removeAll { $0 == uri }
+            // Its findings are cleared in the editor with an empty list.
+            if !stale.contains(uri) { stale.append(uri) }
         default:
             break  // Other notifications (initialized, didSave, $/setTrace...) need nothing.
         }
@@ -117,13 +121,19 @@ package struct LanguageServer {
 
     // MARK: - Documents
 
-    /// The analysis of a document's current text, made on first use after a change.
-    mutating func analysis(_ uri: String) -> DocumentAnalysis? {
-        if let a = analyses[uri] { return a }
-        guard let doc = documents[uri] else { return nil }
-        let a = DocumentAnalysis(path: TextDocument.path(of: uri), bytes: doc.bytes, checker: checker)
+    /// The analysis of a document's current text, made on first use after a change; `checked`:
+    /// with its findings.
+    mutating func analysis(_ uri: String, checked: Bool = false) -> DocumentAnalysis? {
+        var a: DocumentAnalysis
+        if let known = analyses[uri] {
+            a = known
+        } else {
+            guard let doc = documents[uri] else { return nil }
+            a = DocumentAnalysis(path: TextDocument.path(of: uri), bytes: doc.bytes, checker: nil)
+            if let tree = a.tree { lastTrees[uri] = tree }
+        }
+        if checked { a.check(with: checker) }
         analyses[uri] = a
-        if let tree = a.tree { lastTrees[uri] = tree }
         return a
     }
 
@@ -135,12 +145,15 @@ package struct LanguageServer {
         analyses[uri]?.tree ?? lastTrees[uri]
     }
 
-    /// `textDocument/publishDiagnostics` for each document changed since the last call.
+    /// `textDocument/publishDiagnostics` for each document changed since the last call (an
+    /// empty list for one closed since).
     package mutating func pendingDiagnostics() -> [JSONText] {
         let uris = stale
         stale = []
-        return uris.compactMap { uri in
-            guard let a = analysis(uri) else { return nil }
+        return uris.map { uri in
+            guard let a = analysis(uri, checked: true) else {
+                return Self.notification("textDocument/publishDiagnostics", .object([("uri", .string(uri)), ("diagnostics", .array([]))]))
+            }
             return Self.notification("textDocument/publishDiagnostics", DiagnosticConverter.publish(uri: uri, version: documents[uri]?.version, analysis: a))
         }
     }

@@ -94,3 +94,17 @@ def test_ctrl_c_stops_watching_cleanly():
                 proc.kill()
         assert "Stopped watching." in out, (out, err)
         assert proc.returncode == 0, err
+
+
+def test_check_watch_reads_the_configuration_again():
+    with tempfile.TemporaryDirectory(prefix="rules-watch-") as tmp:
+        write(os.path.join(tmp, "database.rules.json"), '{"rules": {"notes": {"$id": {".write": "auth != null"}}}}\n')
+        config = os.path.join(tmp, ".database-rules.yaml")
+        write(config, "lints:\n  public-read: warning\n")
+        before, after, status, err = watch(["check", "database.rules.json"], tmp,
+                                           lambda: write(config, "lints:\n  unvalidated-write: off\n"))
+        assert "[unvalidated-write]" in before, before
+        assert "Watching 2 files for changes" in before, before
+        fixed = [l for l in after.splitlines() if l.startswith("fixed: ")]
+        assert any("[unvalidated-write]" in l for l in fixed), after
+        assert "[unvalidated-write]" not in "".join(l for l in after.splitlines() if l.startswith("new: ")), after

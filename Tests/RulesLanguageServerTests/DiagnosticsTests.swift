@@ -56,8 +56,12 @@ import Testing
     @Test func closingADocumentForgetsIt() {
         let s = Session()
         s.open(Fixtures.rules)
+        _ = s.diagnostics()
         s.notify("textDocument/didClose", .object([("textDocument", .object([("uri", .string(s.uri))]))]))
-        #expect(s.diagnostics().isEmpty)
+        // An empty list clears the editor's.
+        let published = s.server.pendingDiagnostics().map(Session.parse)
+        #expect(published.count == 1)
+        #expect(published.first?.at("params.diagnostics")?.arrayValue?.isEmpty == true)
         #expect(s.at("textDocument/hover", line: 5, character: 20)?.kind == .null)
     }
 }
@@ -74,6 +78,33 @@ import Testing
     ])
     func onlyRulesDocumentsAreChecked(path: String, text: String, checked: Bool) {
         let analysis = DocumentAnalysis(path: path, bytes: Array(text.utf8), checker: .compilerAndLints)
-        #expect(analysis.diagnostics.isEmpty == !checked)
+        #expect(analysis.diagnostics?.isEmpty == !checked)
+    }
+}
+
+@Suite struct CheckOnDemandTests {
+    /// A checker that counts its runs.
+    final class Counter: @unchecked Sendable {
+        var runs = 0
+    }
+
+    @Test func hoverAndCompletionDoNotWaitForTheCheck() {
+        let counter = Counter()
+        let s = Session(checker: DocumentChecker { _ in
+            counter.runs += 1
+            return []
+        })
+        s.open(Fixtures.rules)
+        _ = s.at("textDocument/hover", line: 5, character: 20)
+        _ = s.at("textDocument/completion", line: 5, character: 20)
+        #expect(counter.runs == 0)
+        _ = s.diagnostics()
+        #expect(counter.runs == 1)
+        // The findings are kept for the code actions of the same version.
+        _ = s.request("textDocument/codeAction", .object([
+            ("textDocument", .object([("uri", .string(s.uri))])),
+            ("range", .object([("start", .object([("line", .int(0)), ("character", .int(0))])), ("end", .object([("line", .int(9)), ("character", .int(0))]))])),
+        ]))
+        #expect(counter.runs == 1)
     }
 }
