@@ -3,7 +3,8 @@
 #
 #     bash Scripts/build-release.sh OUTDIR
 #
-# writes OUTDIR/rules-<version>-linux-<arch>.tar.gz (and its .sha256), where <version> is what the
+# writes OUTDIR/rules-<version>-linux-<arch>.tar.gz (and its .sha256) and prints its path (the
+# build's log goes to standard error), where <version> is what the
 # built tool prints for `rules --version` (RulesTool.version) and <arch> is `uname -m` (x86_64,
 # aarch64). The archive holds one directory, rules-<version>-linux-<arch>/, with `rules`, the
 # LICENSE if there is one, and NEEDED.txt: the shared libraries the binary still loads.
@@ -70,7 +71,8 @@ Linux)
     build=(swift build -c release --product rules --static-swift-stdlib --scratch-path "$scratch")
     echo "build-release.sh: ${build[*]}" >&2
     started=$(date +%s)
-    "${build[@]}"
+    # The build's log goes to standard error: standard output is the archive's path alone.
+    "${build[@]}" >&2
     echo "build-release.sh: built in $(( $(date +%s) - started )) s" >&2
     binary="$("${build[@]}" --show-bin-path)/rules"
     ;;
@@ -79,7 +81,7 @@ Darwin)
     arch=universal
     build=(swift build -c release --product rules --arch arm64 --arch x86_64 --scratch-path "$scratch")
     echo "build-release.sh: ${build[*]}" >&2
-    "${build[@]}"
+    "${build[@]}" >&2
     binary="$scratch/apple/Products/Release/rules"
     ;;
 *)
