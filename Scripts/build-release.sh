@@ -3,7 +3,8 @@
 #
 #     bash Scripts/build-release.sh OUTDIR
 #
-# writes OUTDIR/rules-<version>-linux-<arch>.tar.gz (and its .sha256), where <version> is what the
+# writes OUTDIR/rules-<version>-linux-<arch>.tar.gz (and its .sha256) and prints its path (the
+# build's log goes to standard error), where <version> is what the
 # built tool prints for `rules --version` (RulesTool.version) and <arch> is `uname -m` (x86_64,
 # aarch64). The archive holds one directory, rules-<version>-linux-<arch>/, with `rules`, the
 # LICENSE if there is one, and NEEDED.txt: the shared libraries the binary still loads.
@@ -43,12 +44,16 @@ case "$(uname -s)" in
 Linux)
     os=linux
     arch=$(uname -m)
-    # A directory with only the static archives, searched before the system's: the linker's
-    # -lpcre2-8 and -lsqlite3 (from the CPCRE2 module and GRDB's SQLite module) then find the
-    # .a files there instead of the shared libraries in the system's directories.
+    # A directory with only the static archives, searched first: the linker's -lpcre2-8 and
+    # -lsqlite3 (from the CPCRE2 module's pkg-config file and GRDB's SQLite module) then find the
+    # .a files there instead of the shared libraries in the system's directories. It is put first
+    # through a copy of libpcre2-8.pc whose libdir is that directory (SwiftPM puts that file's -L
+    # before everything else on the link line; its compiler flags stay the same, so nothing is
+    # compiled again because of it).
     static_dir="$scratch/static-libs"
-    rm -rf "$static_dir"
-    mkdir -p "$static_dir"
+    pc_dir="$scratch/pkgconfig"
+    rm -rf "$static_dir" "$pc_dir"
+    mkdir -p "$static_dir" "$pc_dir"
     for lib in libpcre2-8:libpcre2-dev sqlite3:libsqlite3-dev; do
         pc=${lib%%:*} package=${lib##*:}
         name=${pc#lib}
@@ -60,11 +65,14 @@ Linux)
             echo "build-release.sh: warning: $libdir/lib$name.a is missing; lib$name is linked dynamically (NEEDED.txt names it)" >&2
         fi
     done
-    build=(swift build -c release --product rules --static-swift-stdlib --scratch-path "$scratch"
-           -Xlinker -L"$static_dir")
+    pcre_pc=$(pkg-config --path libpcre2-8)
+    sed "s|^libdir=.*|libdir=$static_dir|" "$pcre_pc" >"$pc_dir/libpcre2-8.pc"
+    export PKG_CONFIG_PATH="$pc_dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+    build=(swift build -c release --product rules --static-swift-stdlib --scratch-path "$scratch")
     echo "build-release.sh: ${build[*]}" >&2
     started=$(date +%s)
-    "${build[@]}"
+    # The build's log goes to standard error: standard output is the archive's path alone.
+    "${build[@]}" >&2
     echo "build-release.sh: built in $(( $(date +%s) - started )) s" >&2
     binary="$("${build[@]}" --show-bin-path)/rules"
     ;;
@@ -73,7 +81,7 @@ Darwin)
     arch=universal
     build=(swift build -c release --product rules --arch arm64 --arch x86_64 --scratch-path "$scratch")
     echo "build-release.sh: ${build[*]}" >&2
-    "${build[@]}"
+    "${build[@]}" >&2
     binary="$scratch/apple/Products/Release/rules"
     ;;
 *)
