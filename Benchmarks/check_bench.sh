@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 real=Tests/Data/corpus/achievements/database.rules.json          # 583 lines, 17 KB
 mid=Tests/Data/corpus/friendlypix/database-rules.json            # 231 lines
 # A second version of the 583-line file: one rule loosened (the kind of change a review should catch).
-sed 's/"auth != null \&\& auth.uid == \$uid"/"auth != null"/' "$real" > "$tmp/achievements-new.rules.json"
+sed 's/"auth.uid == $uidKey"/"auth != null"/' "$real" > "$tmp/achievements-new.rules.json"
 cmp -s "$real" "$tmp/achievements-new.rules.json" && { echo "error: the edit did not apply" >&2; exit 2; }
 cp "$mid" "$tmp/friendlypix.rules.json"
 wc -lc "$real" "$mid" "$tmp/generated.rules.json"

@@ -32,7 +32,7 @@ LINTED = """{
     "posts": {
       "$postId": {
         ".write": "auth != null",
-        ".validate": "newData.child('owner').val() == auth.uid"
+        ".validate": "(!data.exists() || data.child('owner').val() == auth.uid) && newData.child('owner').val() == auth.uid"
       }
     },
     "users": {
