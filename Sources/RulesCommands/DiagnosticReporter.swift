@@ -43,9 +43,12 @@ package struct DiagnosticReporter: Sendable {
     // MARK: - Positions
 
     /// 1-based start and exclusive end (line, column) in UTF-8 bytes.
-    static func span(_ d: Diagnostic, in file: SourceFile) -> (SourceLocation, SourceLocation) {
-        let start = file.location(of: Int(d.range.start))
-        let end = file.location(of: Int(max(d.range.end, d.range.start)))
+    static func span(_ d: Diagnostic, in file: SourceFile) -> (SourceLocation, SourceLocation) { span(d.range, in: file) }
+
+    /// ``span(_:in:)`` of a range.
+    static func span(_ range: SourceRange, in file: SourceFile) -> (SourceLocation, SourceLocation) {
+        let start = file.location(of: Int(range.start))
+        let end = file.location(of: Int(max(range.end, range.start)))
         return (start, end.line == start.line && end.column <= start.column ? SourceLocation(line: start.line, column: start.column + 1) : end)
     }
 
@@ -131,8 +134,7 @@ package struct DiagnosticReporter: Sendable {
     /// A finding's related locations as JSON: `[{"line", "column", "endLine", "endColumn", "message"}]`.
     static func relatedJSON(_ lint: LintFinding, _ file: SourceFile) -> JSONText {
         .array(lint.related.map { r in
-            let d = Diagnostic(.note, lint.code.diagnosticCode, r.message, at: r.range)
-            let (s, e) = span(d, in: file)
+            let (s, e) = span(r.range, in: file)
             return .object([
                 ("line", .int(s.line)), ("column", .int(s.column)), ("endLine", .int(e.line)), ("endColumn", .int(e.column)),
                 ("message", .string(r.message)),
@@ -368,8 +370,7 @@ package struct DiagnosticReporter: Sendable {
     static func addingRelated(_ lint: LintFinding, to result: JSONText, file: SourceFile, location: JSONText) -> JSONText {
         guard !lint.related.isEmpty, case .object(var members) = result else { return result }
         let related: [JSONText] = lint.related.enumerated().map { i, r in
-            let d = Diagnostic(.note, lint.code.diagnosticCode, r.message, at: r.range)
-            let (s, e) = span(d, in: file)
+            let (s, e) = span(r.range, in: file)
             let region: JSONText = .object([
                 ("startLine", .int(s.line)), ("startColumn", .int(utf16Column(file, s))),
                 ("endLine", .int(e.line)), ("endColumn", .int(utf16Column(file, e))),

@@ -39,4 +39,12 @@ package struct CheckedExpression: Sendable {
 
     /// The file range of a node.
     package func fileRange(of e: Expression) -> SourceRange { source.fileRange(e.range) }
+
+    /// The source text of a sub-expression, as written.
+    package func text(of e: Expression) -> String {
+        let bytes = Array(source.text.utf8)
+        let s = max(0, min(Int(e.range.start), bytes.count))
+        let t = max(s, min(Int(e.range.end), bytes.count))
+        return String(decoding: bytes[s..<t], as: UTF8.self)
+    }
 }

@@ -18,9 +18,7 @@ package enum WitnessSearch {
     /// Lints whose findings are reported only with a witness: the engine's verdict is the proof.
     /// Every security lint but `root-in-write` (which proposes none: it is about what a rule
     /// reads, not what it allows).
-    package static var requiresWitness: Set<LintCode> {
-        Set(LintCode.allCases.filter { $0.securitySeverity != nil && $0 != .rootInWrite })
-    }
+    package static let requiresWitness: Set<LintCode> = Set(LintCode.allCases.filter { $0.securitySeverity != nil && $0 != .rootInWrite })
 
     /// The findings of `file` with witnesses searched; findings come back in the same order.
     package static func confirm(_ findings: [LintFinding], file: SourceFile) -> [LintFinding] {

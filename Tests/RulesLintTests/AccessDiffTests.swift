@@ -1,4 +1,5 @@
 import DatabaseRules
+import Foundation
 import RulesCompiler
 import RulesLint
 import RulesSyntax
@@ -90,11 +91,22 @@ private func rules(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
         }
     }
 
+    /// `--witness-spec`: each change as a spec whose steps expect what the new version gives.
+    @Test func aChangeAsASpecExpectsTheNewVerdicts() throws {
+        let c = Self.cases[4]
+        let diff = AccessDiff.compare(old: try Self.load(c.old), new: try Self.load(c.new))
+        let change = try #require(diff.changes.first { $0.kind == .newlyAllowed })
+        let spec = DiffSpec.render(change, rulesPath: "new.rules.json")
+        #expect(spec.hasPrefix("# newly-allowed: "))
+        #expect(spec.contains("rules: \"new.rules.json\"\n"))
+        #expect(spec.hasSuffix("expect: allow\n"))
+    }
+
     @Test func jsonFollowsTheContract() throws {
         let c = Self.cases[4]
         let diff = AccessDiff.compare(old: try Self.load(c.old), new: try Self.load(c.new))
         let text = AccessDiffReport(diff: diff, oldName: "old.json", newName: "new.json").json().rendered()
-        let root = try #require(try JSONSerializationShim.parse(text) as? [String: Any])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(root["unchanged"] as? Bool == false)
         let changes = try #require(root["changes"] as? [[String: Any]])
         #expect(!changes.isEmpty)
@@ -111,9 +123,3 @@ private func rules(_ inner: String) -> String { "{\"rules\": {\(inner)}}" }
     }
 }
 
-import Foundation
-
-/// Foundation's JSON reader, for checking the shape of reports.
-enum JSONSerializationShim {
-    static func parse(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
-}

@@ -392,10 +392,5 @@ struct AbstractEvaluator {
     }
 
     /// The source text of a sub-expression.
-    func text(_ e: Expression) -> String {
-        let bytes = Array(checked.source.text.utf8)
-        let s = max(0, min(Int(e.range.start), bytes.count))
-        let t = max(s, min(Int(e.range.end), bytes.count))
-        return String(decoding: bytes[s..<t], as: UTF8.self)
-    }
+    func text(_ e: Expression) -> String { checked.text(of: e) }
 }

@@ -349,12 +349,7 @@ struct LintWalker {
         return checked.resolution(of: recv) == base
     }
 
-    private func text(_ e: Expression, _ checked: CheckedExpression) -> String {
-        let bytes = Array(checked.source.text.utf8)
-        let s = max(0, min(Int(e.range.start), bytes.count))
-        let t = max(s, min(Int(e.range.end), bytes.count))
-        return String(decoding: bytes[s..<t], as: UTF8.self)
-    }
+    private func text(_ e: Expression, _ checked: CheckedExpression) -> String { checked.text(of: e) }
 
     /// Expression text without spaces, with one kind of quote.
     private func normalized(_ s: String) -> String {

@@ -80,7 +80,7 @@ enum SelfGrantedPrivilegeLint {
             guard case .expression(let c)? = n.write?.body else { continue }
             let conjuncts: [Expression] = if case .logical(.and, let list) = c.root.kind { list } else { [c.root] }
             if conjuncts.contains(where: { isOwnerTest($0, ownerName, c) }) {
-                return Writable(path: n, text: text(c.root, c), target: node, owner: chain[ownerIndex], ownerWildcard: ownerName)
+                return Writable(path: n, text: c.text(of: c.root), target: node, owner: chain[ownerIndex], ownerWildcard: ownerName)
             }
         }
         return nil
@@ -101,12 +101,6 @@ enum SelfGrantedPrivilegeLint {
         return e.subexpressions.contains { readsOld($0, c) }
     }
 
-    static func text(_ e: Expression, _ c: CheckedExpression) -> String {
-        let bytes = Array(c.source.text.utf8)
-        let s = max(0, min(Int(e.range.start), bytes.count))
-        let t = max(s, min(Int(e.range.end), bytes.count))
-        return String(decoding: bytes[s..<t], as: UTF8.self)
-    }
 
     /// Mallory, signed in: the protected operation is denied; she writes her own privilege (the
     /// field alone, or her whole record with it); then the protected operation is allowed.

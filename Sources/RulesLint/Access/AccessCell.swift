@@ -57,7 +57,7 @@ package struct RuleReference: Hashable, Sendable {
         guard let rule else { return "" }
         switch rule.body {
         case .constant(let b): return b ? "true" : "false"
-        case .expression(let c): return String(decoding: Array(c.source.text.utf8), as: UTF8.self)
+        case .expression(let c): return c.source.text
         case .invalid: return ""
         }
     }

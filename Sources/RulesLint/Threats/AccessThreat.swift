@@ -27,6 +27,14 @@ package struct ThreatContext {
     package var model: AccessModel
     package var runner: AccessRunner
     package var tree: RuleNode
+    /// ``foreignRecordWrites()``, once computed (two threat classes read it).
+    private var foreignWrites: [(cell: AccessCell, validate: RuleReference?)]?
+
+    package init(model: AccessModel, runner: AccessRunner, tree: RuleNode) {
+        self.model = model
+        self.runner = runner
+        self.tree = tree
+    }
 
     /// A finding with its witness searched (so it is reported as confirmed).
     static func finding(
@@ -35,8 +43,8 @@ package struct ThreatContext {
         var f = LintFinding(code: code, message: message, range: rule.range, anchor: anchor)
         f.witness = witness
         f.witnessSearched = true
-        var seen = Set<SourceRangeKey>()
-        f.related = related.filter { $0.range != rule.range && seen.insert(SourceRangeKey($0.range)).inserted }
+        var seen = Set<SourceRange>()
+        f.related = related.filter { $0.range != rule.range && seen.insert($0.range).inserted }
             .sorted { $0.range.start < $1.range.start }
         return f
     }
@@ -62,7 +70,8 @@ package struct ThreatContext {
     /// the stranger's replacement of the record is denied by a `.validate` (then the delete is
     /// the only way through, and the authorization lives in `.validate`).
     mutating func foreignRecordWrites() -> [(cell: AccessCell, validate: RuleReference?)] {
-        var out: [(AccessCell, RuleReference?)] = []
+        if let foreignWrites { return foreignWrites }
+        var out: [(cell: AccessCell, validate: RuleReference?)] = []
         for c in model.cells where c.location.kind == .record && c.location.isOwned {
             guard c.principal == .stranger || c.principal == .anonymous, c.operation == .update || c.operation == .delete,
                 case .allowed = c.verdict
@@ -77,16 +86,7 @@ package struct ThreatContext {
             }
             out.append((c, validate))
         }
+        foreignWrites = out
         return out
-    }
-}
-
-/// A range as a hashable key.
-struct SourceRangeKey: Hashable {
-    var start: Int32
-    var end: Int32
-    init(_ r: SourceRange) {
-        start = r.start
-        end = r.end
     }
 }

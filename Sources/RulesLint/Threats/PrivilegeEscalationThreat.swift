@@ -26,16 +26,11 @@ enum PrivilegeEscalationThreat: AccessThreat {
             for c in escalated { related.append(ThreatContext.related(c.location, "then \(c.operation.rawValue) at \(c.location.path)")) }
             let act = example.steps.last ?? witness.steps[2]
             let trustedText = trusted.isEmpty ? "another rule" : trusted.prefix(3).map(\.description).joined(separator: ", ")
-            let message = "Any signed-in user can give themselves \(p.description): \(rule.description) allows \(grant.summaryShort), and \(trustedText) \(trusted.count == 1 ? "trusts" : "trust") it, so they can then \(act.operation.rawValue) \(act.path)\(escalated.count > 1 ? " (and \(escalated.count - 1) more operations)" : ""). Keep privileges where only administrators write, or forbid changing them in the user's own .write."
+            let message = "Any signed-in user can give themselves \(p.description): \(rule.description) allows \(grant.summary), and \(trustedText) \(trusted.count == 1 ? "trusts" : "trust") it, so they can then \(act.operation.rawValue) \(act.path)\(escalated.count > 1 ? " (and \(escalated.count - 1) more operations)" : ""). Keep privileges where only administrators write, or forbid changing them in the user's own .write."
             out.append(ThreatContext.finding(
                 code, at: rule, message: message, anchor: "\(rule.node.pathDescription) \(rule.kind.key) grants \(p.description)",
                 witness: example, related: related))
         }
         return out
     }
-}
-
-extension LintWitness.Step {
-    /// `set /users/mallory/role = "admin"`, long strings cut.
-    var summaryShort: String { summary }
 }

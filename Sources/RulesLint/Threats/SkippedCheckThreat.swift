@@ -46,7 +46,7 @@ enum SkippedCheckThreat: AccessThreat {
                     search: for value in values(bound, typeTest: a.method) {
                         for who in [AccessPrincipal.owner, .stranger, .anonymous] {
                             let w = LintWitness(identity: who.identity, data: world.data, steps: [
-                                .init(.set, world.path, value: value, note: "\(text(a.expression, c)) holds, so \(text(bound.expression, c)) is skipped"),
+                                .init(.set, world.path, value: value, note: "\(c.text(of: a.expression)) holds, so \(c.text(of: bound.expression)) is skipped"),
                             ])
                             let (ran, _) = context.runner.run(w)
                             if ran.confirmed { found = ran; break search }
@@ -55,8 +55,8 @@ enum SkippedCheckThreat: AccessThreat {
                     guard let witness = found else { continue }
                     var f = LintFinding(
                         code: code,
-                        message: "When \(text(a.expression, c)) is true, the check \(text(bound.expression, c)) in another branch of this || is never made: a value it should reject is accepted. Use && between a type test and the check on that type.",
-                        range: c.fileRange(of: a.expression), anchor: "\(node.pathDescription) \(kind.key) skipped-check \(text(bound.expression, c))")
+                        message: "When \(c.text(of: a.expression)) is true, the check \(c.text(of: bound.expression)) in another branch of this || is never made: a value it should reject is accepted. Use && between a type test and the check on that type.",
+                        range: c.fileRange(of: a.expression), anchor: "\(node.pathDescription) \(kind.key) skipped-check \(c.text(of: bound.expression))")
                     f.witness = witness
                     f.witnessSearched = true
                     f.related = [LintRelated(range: c.fileRange(of: bound.expression), message: "the check that is skipped")]
@@ -134,12 +134,5 @@ enum SkippedCheckThreat: AccessThreat {
             }
         }
         return out
-    }
-
-    private static func text(_ e: Expression, _ c: CheckedExpression) -> String {
-        let bytes = Array(c.source.text.utf8)
-        let s = max(0, min(Int(e.range.start), bytes.count))
-        let t = max(s, min(Int(e.range.end), bytes.count))
-        return String(decoding: bytes[s..<t], as: UTF8.self)
     }
 }
