@@ -64,7 +64,7 @@ package final class RulesServer: Sendable {
         log = RequestLog(capacity: configuration.requestLogCapacity, format: configuration.logFormat, console: console)
         rulesStamp = Mutex(configuration.rulesFile.flatMap(FileStamp.init(path:)))
         bodies = BodyBudget(total: max(configuration.limits.maxBodyBytesInFlight, configuration.limits.maxBodyBytes))
-        longPolls = LongPollSessions(limits: configuration.limits, console: console)
+        longPolls = LongPollSessions(limits: configuration.limits, console: console, bodies: bodies)
     }
 
     /// Loads an emulator export (`DIR/database_export/<namespace>.json`) into the namespaces,
@@ -113,11 +113,10 @@ package final class RulesServer: Sendable {
         }()
         let limits = configuration.limits
         let responder = EdgeResponder(
-            inner: RESTResponder(registry: registry, log: log, limits: limits),
+            inner: RESTResponder(registry: registry, log: log, limits: limits, bodies: bodies),
             longPoll: LongPollResponder(
                 registry: registry, log: log, limits: limits, explainDenials: configuration.explainDenials, sessions: longPolls, counter: sessionNumbers),
-            hosts: HostPolicy(allowedNames: configuration.allowedHosts),
-            bodies: bodies)
+            hosts: HostPolicy(allowedNames: configuration.allowedHosts))
         let ports = AsyncStream<Int>.makeStream()
         let connectionLimit = Self.connectionLimit(limits.maxConnections, console: console)
         let table = ConnectionTable(limit: connectionLimit)
@@ -240,7 +239,7 @@ package final class RulesServer: Sendable {
     /// served, so `auth` with `owner` from another site's page is refused.
     private func httpServer(table: ConnectionTable) -> HTTPServerBuilder {
         let registry = registry, log = log, limits = configuration.limits, explain = configuration.explainDenials
-        let sessions = sessionNumbers, longPolls = longPolls
+        let sessions = sessionNumbers, longPolls = longPolls, bodies = bodies
         let hosts = HostPolicy(allowedNames: configuration.allowedHosts)
         // Text frames that are not UTF-8 close the connection with 1007.
         let ws = WebSocketServerConfiguration(maxFrameSize: limits.maxWireFrameBytes, autoPing: .enabled(timePeriod: .seconds(30)), validateUTF8: true)
@@ -265,23 +264,21 @@ package final class RulesServer: Sendable {
             channel.triggerUserOutboundEvent(ConnectionActivity.requestStarted(longLived: true), promise: nil)
             if let upgrading = parsed?.parameter("s") {
                 // A long-polling client moving to WebSocket.
-                let upgrade = LongPollUpgrade(session: longPolls.session(named: upgrading), limits: limits, host: host)
+                let upgrade = LongPollUpgrade(session: longPolls.session(named: upgrading), limits: limits, host: host, bodies: bodies)
                 return .upgrade([:]) { inbound, outbound, _ in
                     await upgrade.run(inbound: inbound, outbound: outbound)
                 }
             }
             let session = WireSession(
                 namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host,
-                session: "rules-serve-\(sessions.next())", explainDenials: explain, transport: "ws"
+                session: "rules-serve-\(sessions.next())", explainDenials: explain, transport: "ws", origin: browser
             ) {
                 // What waits is dropped with the connection (the writer may be blocked on it).
                 channel.close(promise: nil)
             }
-            let door = WebSocketDoor(session: session, limits: limits)
+            let door = WebSocketDoor(session: session, limits: limits, bodies: bodies)
             return .upgrade([:]) { inbound, outbound, _ in
-                await RequestOrigin.$current.withValue(browser) {
-                    await door.run(inbound: inbound, outbound: outbound)
-                }
+                await door.run(inbound: inbound, outbound: outbound)
             }
         }
         return HTTPServerBuilder { responder in

@@ -70,6 +70,11 @@ package struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), help: "Connections open at once; when full, the oldest connection with no request in progress is closed to make room.")
     package var maxConnections: Int = 4096
 
+    @Option(name: .customLong("limit"), help: ArgumentHelp(
+        "Set any of the server's limits, NAME=VALUE (repeatable): sizes in bytes, counts, seconds; every limit, its default and what a client sees past it are in docs/limits.md.",
+        valueName: "name=value"))
+    package var limit: [String] = []
+
     @Flag(inversion: .prefixedNo, help: "Send WebSocket clients the explanation of each denial as a security debug message (the JavaScript SDK prints it as FIREBASE: ... in the console).")
     package var explainDenials = true
 
@@ -111,6 +116,9 @@ package struct ServeCommand: AsyncParsableCommand {
         configuration.limits.longPollIdleSeconds = longPollIdle
         guard maxConnections >= 1 else { Self.fail("--max-connections must be at least 1; got \(maxConnections)") }
         configuration.limits.maxConnections = maxConnections
+        for assignment in limit {
+            do { try configuration.limits.set(assignment) } catch { Self.fail(error.message) }
+        }
         configuration.coverage = coverage
         configuration.explainDenials = explainDenials
         if let project { configuration.defaultNamespace = "\(project)-default-rtdb" }

@@ -42,7 +42,17 @@ import Testing
         ("http://[::1]:8080", nil, nil, true),
         ("https://evil.example", nil, nil, false),
         ("http://192.168.1.5:3000", nil, "127.0.0.1:9000", false),
-        ("http://192.168.1.5:9000", nil, "192.168.1.5:9000", true),  // the server's own page
+        // The server's own page, opened at an address other machines may use: not this machine.
+        ("http://192.168.1.5:9000", nil, "192.168.1.5:9000", false),
+        ("http://127.0.0.1:9000", nil, "127.0.0.1:9000", true),
+        // A page reaching the server through 0.0.0.0 may send no Origin, Referer or
+        // Sec-Fetch-Site (no-referrer, not a secure context): the Host says it is not loopback.
+        (nil, nil, "0.0.0.0:9000", false),
+        (nil, nil, "192.168.1.5:9000", false),
+        (nil, nil, "[::]:9000", false),
+        (nil, nil, "localhost:9000", true),
+        (nil, nil, "[::1]:9000", true),
+        (nil, nil, "127.0.0.1", true),
         ("http://localhost.evil.example", nil, nil, false),
         ("null", nil, nil, false),
         ("file://", nil, nil, false),
@@ -55,11 +65,9 @@ import Testing
         #expect(Credentials.allowsAdministrator(origin: origin, fetchSite: fetchSite, authority: authority) == owner)
     }
 
-    /// The identity `owner` gives, or the error, while `origin` is in force.
-    static func owner(from origin: RequestOrigin?) -> Result<Identity, ServerError> {
-        RequestOrigin.$current.withValue(origin) {
-            Result { () throws(ServerError) -> Identity in try Credentials(token: "owner").identity() }
-        }
+    /// The identity `owner` gives, or the error, for a request from `origin`.
+    static func owner(from origin: RequestOrigin) -> Result<Identity, ServerError> {
+        Result { () throws(ServerError) -> Identity in try Credentials(token: "owner").identity(origin: origin) }
     }
 
     @Test func ownerIsRefusedWhileAForeignOriginIsInForce() throws {
@@ -70,9 +78,28 @@ import Testing
         #expect(refusal.kind == .permissionDenied)
         #expect(refusal.message.contains("https://evil.example"))
         #expect(try Self.owner(from: RequestOrigin(origin: "http://localhost:9876")).get() == .admin)
-        #expect(try Self.owner(from: nil).get() == .admin)
-        let anonymous = RequestOrigin.$current.withValue(RequestOrigin(origin: "https://evil.example")) { try? Credentials().identity() }
+        #expect(try Self.owner(from: .local).get() == .admin)
+        let anonymous = try? Credentials().identity(origin: RequestOrigin(origin: "https://evil.example"))
         #expect(anonymous == .user(.null))
+    }
+
+    /// A door that knows nothing of a request passes ``RequestOrigin/unknown``: the
+    /// administrator is refused (there is no default that would let it through).
+    @Test func anUnknownOriginIsRefusedTheAdministrator() {
+        guard case .failure(let refusal) = Self.owner(from: .unknown) else {
+            Issue.record("owner was accepted from an unknown origin")
+            return
+        }
+        #expect(refusal.kind == .permissionDenied)
+    }
+
+    @Test func theAdministratorIsRefusedThroughTheUnspecifiedAddress() {
+        guard case .failure(let refusal) = Self.owner(from: RequestOrigin(authority: "0.0.0.0:9000")) else {
+            Issue.record("owner was accepted through 0.0.0.0")
+            return
+        }
+        #expect(refusal.message.contains("loopback address of this machine"))
+        #expect(refusal.message.contains("0.0.0.0:9000"))
     }
 
     @Test func theBodyBudgetIsSharedAndGivenBack() throws {

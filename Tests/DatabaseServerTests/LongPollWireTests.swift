@@ -48,7 +48,7 @@ import Testing
         #expect(try segments.add(segment: 0, total: 3, data: pieces[0]) == [])
         // A repeat is ignored.
         #expect(try segments.add(segment: 0, total: 3, data: pieces[0]) == [])
-        let whole = try segments.add(segment: 1, total: 3, data: pieces[1])
+        let whole = try segments.add(segment: 1, total: 3, data: pieces[1]).map(LongPollSegments.decode)
         #expect(whole.count == 2 && whole[0].hasPrefix(#"{"n":1,"#) && whole[1] == #"{"n":2}"#)
         #expect(segments.next == 4)
         // Segments already taken are ignored too.
@@ -121,5 +121,44 @@ import Testing
         #expect(ids.count == 100 && ids.allSatisfy { $0.count == 16 && $0.allSatisfy(\.isNumber) })
         let passwords = Set((0..<100).map { _ in LongPollSessions.randomPassword() })
         #expect(passwords.count == 100 && passwords.allSatisfy { $0.count == 20 && $0.allSatisfy { $0.isLetter || $0.isNumber } })
+    }
+
+    /// Reassembly is linear in the segments: a message of 100,000 segments arriving in order
+    /// used to look at every segment already there on each arrival (5 × 10^9 look-ups).
+    @Test func aMessageOfManySegmentsIsReassembledInLinearTime() throws {
+        let count = 100_000
+        let text = #"{"pad":""# + String(repeating: "y", count: count * 3 - 10) + #""}"#
+        let encoded = Self.encode(text)
+        let size = (encoded.utf8.count + count - 1) / count
+        let pieces = stride(from: 0, to: encoded.utf8.count, by: size).map { Substring(encoded.dropFirst($0).prefix(size)) }
+        var segments = LongPollSegments(maxMessageBytes: 1 << 22)
+        let clock = ContinuousClock()
+        var whole: [String] = []
+        let elapsed = try clock.measure {
+            for (i, piece) in pieces.enumerated() { whole += try segments.add(segment: i, total: pieces.count, data: piece) }
+        }
+        #expect(whole.count == 1)
+        #expect(try LongPollSegments.decode(whole[0]) == text)
+        // Quadratic work took minutes here; linear work takes well under a second even in a
+        // debug build under load. (A bound on complexity, not a timing benchmark.)
+        #expect(elapsed < .seconds(30))
+    }
+
+    /// Segments waiting for earlier ones are reserved from the server's budget of bytes being
+    /// received (shared with HTTP bodies and WebSocket messages): past it the session is refused
+    /// with a reason, and what it held is given back.
+    @Test func waitingSegmentsAreReservedFromTheServersBudget() throws {
+        let budget = BodyBudget(total: 100)
+        var segments = LongPollSegments(maxMessageBytes: 1 << 20, lease: BodyBudget.Lease(budget))
+        _ = try segments.add(segment: 1, total: 3, data: Substring(String(repeating: "A", count: 60)))
+        #expect(budget.inUse == 60)
+        do {
+            _ = try segments.add(segment: 2, total: 3, data: Substring(String(repeating: "A", count: 60)))
+            Issue.record("the budget was not enforced")
+        } catch {
+            #expect(error.reason.contains("receiving too much at once"))
+        }
+        segments.discard()
+        #expect(budget.inUse == 0)
     }
 }

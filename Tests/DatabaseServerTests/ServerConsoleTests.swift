@@ -26,7 +26,7 @@ import Testing
         let sessions = LongPollSessions(limits: limits, console: captured.console)
         let registry = NamespaceRegistry(defaultName: "demo", rules: .open, coverage: nil)
         let wire = WireSession(namespace: registry.namespace("demo"), log: RequestLog(format: .quiet, console: captured.console), limits: limits,
-                               host: "127.0.0.1", session: "rules-serve-1-test", explainDenials: false, transport: "lp")
+                               host: "127.0.0.1", session: "rules-serve-1-test", explainDenials: false, transport: "lp", origin: .local)
         _ = try sessions.open(wire: wire, callback: "1")
         let runner = Task { await sessions.run() }
         for _ in 0..<50 where sessions.count > 0 { try await Task.sleep(for: .milliseconds(100)) }

@@ -24,12 +24,18 @@ package struct Credentials: Sendable, Hashable {
         self.authOverride = authOverride
     }
 
-    /// The identity these credentials give, or the production error.
-    package func identity() throws(ServerError) -> Identity {
+    /// The identity these credentials give, or the production error. A token longer than
+    /// `maxTokenBytes` (``ServerLimits/maxTokenBytes``) is refused before it is decoded or kept.
+    package func identity(origin: RequestOrigin, maxTokenBytes: Int = ServerLimits().maxTokenBytes) throws(ServerError) -> Identity {
         let base: Identity
+        if let token, token.utf8.count > maxTokenBytes {
+            throw ServerError(
+                .permissionDenied,
+                "Could not parse auth token: it is \(token.utf8.count) bytes, over this server's \(maxTokenBytes)-byte limit (rules serve --limit max-token-bytes=N).")
+        }
         if let token, !token.isEmpty {
             if token == "owner" {
-                if let origin = RequestOrigin.current, !origin.allowsAdministrator { throw origin.administratorRefusal }
+                guard origin.allowsAdministrator else { throw origin.administratorRefusal }
                 base = .admin
             } else if let auth = Self.unsignedTokenAuth(token) {
                 base = .user(auth)
@@ -64,11 +70,15 @@ package struct Credentials: Sendable, Hashable {
     private static let decoded = Mutex<[String: AuthValue]>([:])
     /// The most decoded tokens kept.
     static let tokenCacheLimit = 1024
+    /// The longest token kept in the cache (longer ones are decoded each time), so that the
+    /// cache holds at most about 4 MB of tokens and their claims.
+    static let cachedTokenBytes = 4096
 
     /// The `auth` value of an unsigned JWT, or nil when the text is not one.
     static func unsignedTokenAuth(_ token: String) -> AuthValue? {
         if let known = decoded.withLock({ $0[token] }) { return known }
         guard let auth = decodeUnsignedToken(token) else { return nil }
+        guard token.utf8.count <= cachedTokenBytes else { return auth }
         decoded.withLock { cache in
             if cache.count >= tokenCacheLimit { cache.removeAll(keepingCapacity: true) }
             cache[token] = auth

@@ -51,7 +51,88 @@ package struct ServerLimits: Sendable, Hashable {
     package var maxLongPollSessions: Int = 1000
     /// Seconds between `keep-alive` events on an idle stream.
     package var keepAliveSeconds: Double = 30
+    /// The longest token a request may carry (`auth=`, `access_token=`, `Authorization:
+    /// Bearer`, the realtime protocol's `auth`), in bytes. A Firebase ID token is about 1 KB
+    /// (custom claims are limited to 1,000 bytes); a longer one is refused before it is decoded.
+    package var maxTokenBytes: Int = 16 * 1024
+    /// Listens one realtime connection (WebSocket or long polling) may hold at once; a listen
+    /// beyond it is refused with an error answer, and the connection keeps its other listens.
+    package var maxListensPerConnection: Int = 10_000
+    /// onDisconnect operations one realtime connection may have queued; one beyond it is refused.
+    package var maxOnDisconnectOperations: Int = 1_000
+    /// Bytes of the values of the onDisconnect operations one realtime connection may have
+    /// queued (their message sizes, counted together); one beyond it is refused.
+    package var maxOnDisconnectBytes: Int = 16 * 1024 * 1024
+    /// Bytes of events waiting for every slow reader together (streaming listeners and realtime
+    /// connections). An event is rendered once for all its listeners; past this budget, a
+    /// listener that already has something waiting is cut off rather than given more.
+    package var maxQueuedBytesTotal: Int = 256 * 1024 * 1024
+    /// Long-polling sessions one client may hold (a client is a page's origin as its requests
+    /// show it, or the address it connects from when no page is named).
+    package var maxLongPollSessionsPerClient: Int = 100
+    /// Realtime connections and streams (WebSocket, long polling, `text/event-stream`) one client
+    /// may hold at once (a client as for long polling); one beyond it is refused.
+    package var maxLongLivedPerClient: Int = 1_000
 
     /// The defaults.
     package init() {}
+
+    /// The limits that `rules serve --limit NAME=VALUE` sets, by name: every field above.
+    package static var named: [(name: String, field: Field)] { [
+        ("max-body-bytes", .int(\.maxBodyBytes)),
+        ("max-body-bytes-in-flight", .int(\.maxBodyBytesInFlight)),
+        ("max-queued-events", .int(\.maxQueuedEvents)),
+        ("max-queued-bytes", .int(\.maxQueuedBytes)),
+        ("max-queued-bytes-total", .int(\.maxQueuedBytesTotal)),
+        ("max-wire-message-bytes", .int(\.maxWireMessageBytes)),
+        ("max-wire-frame-bytes", .int(\.maxWireFrameBytes)),
+        ("max-update-paths", .int(\.maxUpdatePaths)),
+        ("max-connections", .int(\.maxConnections)),
+        ("max-long-lived-per-client", .int(\.maxLongLivedPerClient)),
+        ("max-token-bytes", .int(\.maxTokenBytes)),
+        ("max-listens-per-connection", .int(\.maxListensPerConnection)),
+        ("max-on-disconnect-operations", .int(\.maxOnDisconnectOperations)),
+        ("max-on-disconnect-bytes", .int(\.maxOnDisconnectBytes)),
+        ("max-long-poll-sessions", .int(\.maxLongPollSessions)),
+        ("max-long-poll-sessions-per-client", .int(\.maxLongPollSessionsPerClient)),
+        ("compaction-bytes", .int(\.compactionBytes)),
+        ("idle-timeout", .seconds(\.idleTimeoutSeconds)),
+        ("header-timeout", .seconds(\.headerTimeoutSeconds)),
+        ("long-poll-hold", .seconds(\.longPollHoldSeconds)),
+        ("long-poll-idle", .seconds(\.longPollIdleSeconds)),
+        ("keep-alive", .seconds(\.keepAliveSeconds)),
+    ] }
+
+    /// A field that `--limit` sets.
+    package enum Field {
+        /// A count or a size: a positive integer (`_` may group digits).
+        case int(WritableKeyPath<ServerLimits, Int>)
+        /// Seconds: a positive number.
+        case seconds(WritableKeyPath<ServerLimits, Double>)
+    }
+
+    /// Sets a limit from `NAME=VALUE`, or says why it cannot.
+    package mutating func set(_ assignment: String) throws(LimitError) {
+        guard let equals = assignment.firstIndex(of: "=") else {
+            throw LimitError(message: "--limit takes NAME=VALUE (for example max-listens-per-connection=100), not '\(assignment)'")
+        }
+        let name = String(assignment[..<equals]), text = String(assignment[assignment.index(after: equals)...]).replacingOccurrences(of: "_", with: "")
+        guard let field = Self.named.first(where: { $0.name == name })?.field else {
+            throw LimitError(message: "unknown limit '\(name)'; the limits are: " + Self.named.map(\.name).joined(separator: ", "))
+        }
+        switch field {
+        case .int(let key):
+            guard let value = Int(text), value > 0 else { throw LimitError(message: "--limit \(name) takes a positive whole number, not '\(text)'") }
+            self[keyPath: key] = value
+        case .seconds(let key):
+            guard let value = Double(text), value > 0, value.isFinite else { throw LimitError(message: "--limit \(name) takes a positive number of seconds, not '\(text)'") }
+            self[keyPath: key] = value
+        }
+    }
+
+    /// A `--limit` that cannot be set.
+    package struct LimitError: Error, CustomStringConvertible {
+        package let message: String
+        package var description: String { message }
+    }
 }

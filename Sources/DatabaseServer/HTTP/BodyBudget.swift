@@ -48,6 +48,16 @@ package final class BodyBudget: Sendable {
             held.withLock { $0 += bytes }
         }
 
+        /// Gives back `bytes` of what this holder reserved.
+        func release(_ bytes: Int) {
+            let given = held.withLock { value in
+                let given = min(bytes, value)
+                value -= given
+                return given
+            }
+            if given > 0 { budget.release(given) }
+        }
+
         /// Gives back everything this request reserved.
         func end() {
             let bytes = held.withLock { value in

@@ -6,9 +6,6 @@ import NIOCore
 /// What every HTTP request passes before the REST door (``RESTResponder``) or the long-polling
 /// door (``LongPollResponder``, `/.lp`) sees it, and what every answer gets after:
 /// - the `Host` check against DNS rebinding (``HostPolicy``): a refused host gets 403;
-/// - the request's browser origin (``RequestOrigin``), in force while it is handled, so that
-///   `owner` from another site's page is refused;
-/// - its share of the in-flight body budget (``BodyBudget``), given back when it is answered;
 /// - CORS headers on every answer, errors and streams included: the request's `Origin` named
 ///   (with `Vary: Origin`; `*` for requests without one), and `ETag` and
 ///   `X-Rules-Explanation` exposed to pages.
@@ -19,20 +16,16 @@ struct EdgeResponder: HTTPResponder {
     /// The long-polling door (`/.lp`).
     let longPoll: LongPollResponder
     let hosts: HostPolicy
-    let bodies: BodyBudget
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let origin = request.headers[.origin]
         var response: Response
         if hosts.allows(authority: request.head.authority) {
-            let browser = RequestOrigin(origin: origin, fetchSite: request.headers[RequestOrigin.secFetchSite], authority: request.head.authority)
-            let lease = BodyBudget.Lease(bodies)
-            defer { lease.end() }
-            response = try await RequestOrigin.$current.withValue(browser) {
-                try await BodyBudget.Lease.$current.withValue(lease) {
-                    if LongPollResponder.handles(request.head.path ?? "/") { return await longPoll.respond(to: request) }
-                    return try await inner.respond(to: request, context: context)
-                }
+            // Each door makes the request's scope (origin, body reservation) from the request.
+            if LongPollResponder.handles(request.head.path ?? "/") {
+                response = await longPoll.respond(to: request)
+            } else {
+                response = try await inner.respond(to: request, context: context)
             }
         } else {
             response = Self.hostRefused(request.head.authority ?? "")

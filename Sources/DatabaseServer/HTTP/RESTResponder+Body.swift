@@ -10,16 +10,8 @@ extension RESTResponder {
     /// are first reserved from the total in flight (``BodyBudget``): its `Content-Length` at
     /// once, or each piece as it arrives; when the budget is spent the request gets 503 and the
     /// body is not buffered.
-    static func bodyBytes(_ request: Request, limit: Int) async throws(ServerError) -> [UInt8] {
+    static func bodyBytes(_ request: Request, limit: Int, lease: BodyBudget.Lease) async throws(ServerError) -> [UInt8] {
         let tooLarge = ServerError(.tooLarge, "Request body too large: the limit is \(limit) bytes.")
-        guard let lease = BodyBudget.Lease.current else {
-            do {
-                let buffer = try await request.body.collect(upTo: limit)
-                return Array(buffer.readableBytesView)
-            } catch {
-                throw tooLarge
-            }
-        }
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }) {
             guard declared <= limit else { throw tooLarge }
             try lease.reserve(declared)
@@ -45,8 +37,8 @@ extension RESTResponder {
         return bytes
     }
 
-    static func body(_ request: Request, at keys: [String], limit: Int) async throws(ServerError) -> DataInput {
-        try parse(try await bodyBytes(request, limit: limit), at: keys)
+    static func body(_ request: Request, at keys: [String], limit: Int, lease: BodyBudget.Lease) async throws(ServerError) -> DataInput {
+        try parse(try await bodyBytes(request, limit: limit, lease: lease), at: keys)
     }
 
     static func parse(_ bytes: [UInt8], at keys: [String]) throws(ServerError) -> DataInput {

@@ -7,7 +7,7 @@ import NIOCore
 /// The emulator's rules endpoint: `GET`/`PUT /.settings/rules.json`.
 extension RESTResponder {
     func rulesEndpoint(
-        _ request: Request, method: HTTPRequest.Method, options: RESTOptions, identity: Identity, namespace: Namespace
+        _ request: Request, scope: RequestScope, method: HTTPRequest.Method, options: RESTOptions, identity: Identity, namespace: Namespace
     ) async throws(ServerError) -> Response {
         guard identity == .admin else {
             throw ServerError(.permissionDenied, "Permission denied", explanation: "/.settings/rules.json needs the administrator (Authorization: Bearer owner)")
@@ -20,7 +20,7 @@ extension RESTResponder {
             }
             return Self.json(source)
         case .put:
-            let bytes = try await Self.bodyBytes(request, limit: limits.maxBodyBytes)
+            let bytes = try await Self.bodyBytes(request, limit: limits.maxBodyBytes, lease: scope.lease)
             let source = String(decoding: bytes, as: UTF8.self)
             let ruleset: Ruleset
             do {

@@ -7,7 +7,7 @@ import NIOCore
 /// Writes: `PUT`, `POST` (push), `PATCH` (multi-path update), `DELETE`, `if-match` compare-and-set, and priorities.
 extension RESTResponder {
     func write(
-        _ request: Request, method: HTTPRequest.Method, keys: [String], options: RESTOptions, identity: Identity,
+        _ request: Request, scope: RequestScope, method: HTTPRequest.Method, keys: [String], options: RESTOptions, identity: Identity,
         namespace: Namespace, now: Double
     ) async throws(ServerError) -> Response {
         let path = Namespace.path(keys)
@@ -23,15 +23,15 @@ extension RESTResponder {
             operation = .delete(path: path)
             echo = "null"
         case .put:
-            operation = .set(path: path, value: try await Self.body(request, at: keys, limit: limits.maxBodyBytes))
+            operation = .set(path: path, value: try await Self.body(request, at: keys, limit: limits.maxBodyBytes, lease: scope.lease))
         case .post:
-            let value = try await Self.body(request, at: keys, limit: limits.maxBodyBytes)
+            let value = try await Self.body(request, at: keys, limit: limits.maxBodyBytes, lease: scope.lease)
             let key = registry.nextPushKey(now: now)
             pushed = key
             operation = .push(path: path, value: value, key: key)
             echo = #"{"name":"# + JSONText.quote(key) + "}"
         default:
-            let bytes = try await Self.bodyBytes(request, limit: limits.maxBodyBytes)
+            let bytes = try await Self.bodyBytes(request, limit: limits.maxBodyBytes, lease: scope.lease)
             operation = .update(path: path, values: try UpdateBody.parse(bytes, at: keys, maxPaths: limits.maxUpdatePaths))
             echo = String(decoding: bytes, as: UTF8.self)
         }
@@ -65,7 +65,7 @@ extension RESTResponder {
 
     /// `PUT /path/.priority.json`: sets the priority of the node at `path`, keeping its value.
     func priorityEndpoint(
-        _ request: Request, method: HTTPRequest.Method, keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace
+        _ request: Request, scope: RequestScope, method: HTTPRequest.Method, keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace
     ) async throws(ServerError) -> Response {
         let now = Date().millisecondsSince1970
         if method == .get {
@@ -73,7 +73,7 @@ extension RESTResponder {
             return Self.json(node?.priority.map { DataNode(leaf: $0).exportJSON(includePriority: false) } ?? "null")
         }
         guard method == .put else { throw ServerError(.methodNotAllowed, "Use GET or PUT on .priority") }
-        let priority = try await Self.body(request, at: keys, limit: limits.maxBodyBytes)
+        let priority = try await Self.body(request, at: keys, limit: limits.maxBodyBytes, lease: scope.lease)
         // Read and written in one step by the namespace: no write falls in between.
         if case .committed(_, let durability) = try await namespace.setPriority(at: keys, to: priority, as: identity, now: now) {
             try await durability.wait()

@@ -13,8 +13,21 @@ struct RESTResponder: HTTPResponder {
     let registry: NamespaceRegistry
     let log: RequestLog
     let limits: ServerLimits
+    /// The bytes of request bodies held at once, across connections (``ServerLimits/maxBodyBytesInFlight``).
+    let bodies: BodyBudget
 
+    init(registry: NamespaceRegistry, log: RequestLog, limits: ServerLimits, bodies: BodyBudget? = nil) {
+        self.registry = registry
+        self.log = log
+        self.limits = limits
+        self.bodies = bodies ?? BodyBudget(total: max(limits.maxBodyBytesInFlight, limits.maxBodyBytes))
+    }
+
+    /// Answers one request. Its scope (origin, body reservation) is made here, from the request
+    /// itself, and given back when the answer is made.
     func respond(to request: Request, context: Context) async throws -> Response {
+        let scope = RequestScope(request, bodies: bodies)
+        defer { scope.lease.end() }
         let record = RequestRecord(
             transport: "rest", method: request.method.rawValue, namespace: registry.defaultName, path: "/", identity: "-",
             uid: nil, verdict: "allowed", status: 200, reason: nil, milliseconds: 0, time: Date())
@@ -25,7 +38,7 @@ struct RESTResponder: HTTPResponder {
             return try await RequestPipeline(log: log).run(
                 record, logged: { _ in !inspection }, status: { $0.status.code }, failureStatus: { $0.httpStatus }
             ) { record in
-                try await handle(request, record: &record, channel: channel)
+                try await handle(request, scope: scope, record: &record, channel: channel)
             }
         } catch let error as ServerError {
             return Self.errorResponse(error)
@@ -34,7 +47,7 @@ struct RESTResponder: HTTPResponder {
 
     // MARK: - Routing
 
-    func handle(_ request: Request, record: inout RequestRecord, channel: any Channel) async throws(ServerError) -> Response {
+    func handle(_ request: Request, scope: RequestScope, record: inout RequestRecord, channel: any Channel) async throws(ServerError) -> Response {
         var method = request.method
         if method == .options { return Self.preflight() }
         if method == .post, let override = request.headers[Self.methodOverride] {
@@ -62,7 +75,7 @@ struct RESTResponder: HTTPResponder {
             let parts = header.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" { credentials.token = String(parts[1]) }
         }
-        let identity = try credentials.identity()
+        let identity = try credentials.identity(origin: scope.origin, maxTokenBytes: limits.maxTokenBytes)
         record.identity = identity.description
         record.uid = identity.uid
         // A write (of data, a priority or rules) makes its namespace; a read never does.
@@ -77,7 +90,7 @@ struct RESTResponder: HTTPResponder {
         switch target.segments.first {
         case ".settings":
             guard target.segments == [".settings", "rules"] else { throw ServerError(.notFound, "Not found: \(record.path)") }
-            return try await rulesEndpoint(request, method: method, options: options, identity: identity, namespace: namespace)
+            return try await rulesEndpoint(request, scope: scope, method: method, options: options, identity: identity, namespace: namespace)
         case ".inspect":
             return try await inspectEndpoint(target, request: request, method: method, identity: identity, namespace: namespace, channel: channel)
         default: break
@@ -85,7 +98,7 @@ struct RESTResponder: HTTPResponder {
         if target.segments.last == ".priority" {
             let keys = try Self.validKeys(target.segments.dropLast())
             record.path = Namespace.path(keys) + "/.priority"
-            return try await priorityEndpoint(request, method: method, keys: keys, options: options, identity: identity, namespace: namespace)
+            return try await priorityEndpoint(request, scope: scope, method: method, keys: keys, options: options, identity: identity, namespace: namespace)
         }
         let keys = try Self.validKeys(target.segments[...])
         let now = Date().millisecondsSince1970
@@ -98,7 +111,7 @@ struct RESTResponder: HTTPResponder {
             }
             return try await read(request, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
         case .put, .post, .patch, .delete:
-            let response = try await write(request, method: method, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
+            let response = try await write(request, scope: scope, method: method, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
             if response.status == .preconditionFailed {
                 // Only a stale `if-match` is answered 412: a retry, not an error.
                 record.verdict = RequestRecord.staleVerdict

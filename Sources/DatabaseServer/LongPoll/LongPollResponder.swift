@@ -73,19 +73,24 @@ struct LongPollResponder: Sendable {
         }
         let host = request.head.authority ?? "127.0.0.1"
         let number = counter.next()
+        let origin = Self.origin(of: request)
         let wire = WireSession(
             namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host,
-            session: "rules-serve-\(number)-\(LongPollSessions.randomPassword().prefix(12))", explainDenials: explainDenials, transport: "lp")
+            session: "rules-serve-\(number)-\(LongPollSessions.randomPassword().prefix(12))", explainDenials: explainDenials, transport: "lp",
+            origin: origin)
         let session: LongPollSession
         do {
-            session = try sessions.open(wire: wire, callback: callback)
+            session = try sessions.open(wire: wire, callback: callback, client: origin.client)
         } catch {
-            log.console.say("lp \(name): refusing a long-polling session: \(limits.maxLongPollSessions) are open, the limit")
-            var response = Self.script(LongPollScript.comment("too many long-polling sessions; try again"), status: .serviceUnavailable)
+            let why = error.perClient
+                ? "\(limits.maxLongPollSessionsPerClient) are open for this client (\(origin.client)), the limit per client"
+                : "\(limits.maxLongPollSessions) are open, the limit"
+            log.console.say("lp \(name): refusing a long-polling session: \(why)")
+            var response = Self.script(LongPollScript.comment("too many long-polling sessions (\(why)); try again"), status: .serviceUnavailable)
             response.headers[.retryAfter] = "1"
             return response
         }
-        session.start(origin: Self.origin(of: request))
+        session.start()
         return Self.script(session.startScript)
     }
 

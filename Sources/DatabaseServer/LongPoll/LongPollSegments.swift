@@ -13,15 +13,23 @@ struct LongPollSegments {
     private(set) var next = 0
     private var waiting: [Int: (total: Int, data: Substring)] = [:]
     private var waitingBytes = 0
+    /// How many segments from ``next`` on are here, in a row (so that a message is known to be
+    /// whole without looking at its segments again: linear in the segments, whatever order
+    /// they come in).
+    private var contiguous = 0
     /// The most base64 characters held for messages not yet whole.
     let maxBytes: Int
+    /// The server-wide budget the waiting data is reserved from (shared with HTTP bodies and
+    /// WebSocket messages being reassembled; nil: none, as in tests of the encoding alone).
+    let lease: BodyBudget.Lease?
 
     /// How far ahead of the next expected segment a segment number may be.
     static let window = 100_000
 
-    init(maxMessageBytes: Int) {
+    init(maxMessageBytes: Int, lease: BodyBudget.Lease? = nil) {
         // Base64 is 4 characters for 3 bytes.
         maxBytes = maxMessageBytes / 3 * 4 + 4
+        self.lease = lease
     }
 
     /// Why data could not be used; the session is ended with this reason.
@@ -29,31 +37,50 @@ struct LongPollSegments {
         let reason: String
     }
 
-    /// Takes one segment; returns the messages it completes, in order. A segment seen before
-    /// is ignored.
+    /// Takes one segment; returns the messages it completes, in order, still encoded (see
+    /// ``decode(_:)``, which the caller runs outside its lock). A segment seen before is
+    /// ignored.
     mutating func add(segment: Int, total: Int, data: Substring) throws(Unusable) -> [String] {
         guard total >= 1, total <= Self.window else { throw Unusable(reason: "segment count ts=\(total) is out of range") }
         guard segment >= 0, segment < next + Self.window else { throw Unusable(reason: "segment number seg=\(segment) is out of range") }
         if segment < next || waiting[segment] != nil { return [] }
-        waitingBytes += data.utf8.count
-        guard waitingBytes <= maxBytes else {
+        let bytes = data.utf8.count
+        guard bytes <= maxBytes - waitingBytes else {
             throw Unusable(reason: "more than \(maxBytes) characters of segments wait for earlier ones (a message over the size limit)")
         }
+        if let lease {
+            do { try lease.reserve(bytes) } catch {
+                throw Unusable(reason: "the server is receiving too much at once, retry later: \(error.explanation ?? error.message)")
+            }
+        }
+        waitingBytes += bytes
         waiting[segment] = (total, data)
+        while waiting[next + contiguous] != nil { contiguous += 1 }
         var messages: [String] = []
-        while let first = waiting[next] {
-            let pieces = next..<(next + first.total)
-            guard pieces.allSatisfy({ waiting[$0] != nil }) else { break }
+        while let first = waiting[next], contiguous >= first.total {
             var text = ""
-            for number in pieces {
+            var length = 0
+            for number in next..<(next + first.total) { length += waiting[number]!.data.utf8.count }
+            text.reserveCapacity(length)
+            for number in next..<(next + first.total) {
                 let piece = waiting.removeValue(forKey: number)!
-                waitingBytes -= piece.data.utf8.count
                 text += piece.data
             }
-            next = pieces.upperBound
-            messages.append(try Self.decode(text))
+            waitingBytes -= length
+            lease?.release(length)
+            next += first.total
+            contiguous -= first.total
+            messages.append(text)
         }
         return messages
+    }
+
+    /// Gives back what the waiting segments hold of the server's budget (the session ended).
+    mutating func discard() {
+        waiting = [:]
+        lease?.release(waitingBytes)
+        waitingBytes = 0
+        contiguous = 0
     }
 
     /// Web-safe base64 with `.` for padding, to UTF-8 text.

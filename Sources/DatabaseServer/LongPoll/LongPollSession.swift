@@ -44,6 +44,8 @@ final class LongPollSession: Sendable {
     /// What the task feeding the wire session takes, in order.
     enum Inbound: Sendable {
         case message(WireMessage)
+        /// A whole message still in the segments' encoding.
+        case encoded(String)
         /// The client's `n` on long polling: the server's `n` goes after every answer so far.
         case endOfTransmission
     }
@@ -66,14 +68,19 @@ final class LongPollSession: Sendable {
         var flushScheduled = false
     }
 
-    init(id: String, password: String, callback: String, wire: WireSession, limits: ServerLimits, onEnd: @escaping @Sendable (LongPollSession) -> Void) {
+    /// The client it belongs to (see ``LongPollSessions``).
+    let client: String
+
+    init(id: String, password: String, callback: String, wire: WireSession, limits: ServerLimits, client: String = "", bodies: BodyBudget? = nil,
+         onEnd: @escaping @Sendable (LongPollSession) -> Void) {
+        self.client = client
         self.id = id
         self.password = password
         self.callback = callback
         self.wire = wire
         self.limits = limits
         self.onEnd = onEnd
-        state = Mutex(State(segments: LongPollSegments(maxMessageBytes: limits.maxWireMessageBytes)))
+        state = Mutex(State(segments: LongPollSegments(maxMessageBytes: limits.maxWireMessageBytes, lease: bodies.map(BodyBudget.Lease.init))))
         (inboundStream, inbound) = AsyncStream<Inbound>.makeStream()
     }
 
@@ -82,12 +89,11 @@ final class LongPollSession: Sendable {
         LongPollScript.start(callback: callback, id: id, password: password, handshake: wire.handshake)
     }
 
-    /// Starts the tasks that feed the session and send what it says; `origin` is in force for
-    /// its requests (so `owner` from another site's page is refused).
-    func start(origin: RequestOrigin?) {
+    /// Starts the tasks that feed the session and send what it says.
+    func start() {
         let inboundStream = inboundStream, wire = wire
         Task {
-            await RequestOrigin.$current.withValue(origin) {
+            do {
                 loop: for await item in inboundStream {
                     switch item {
                     case .message(let message):
@@ -95,6 +101,18 @@ final class LongPollSession: Sendable {
                             try await wire.handle(message)
                         } catch {
                             wire.close("malformed message: \(error.reason)")
+                            self.end(evenIfUpgraded: true)
+                            break loop
+                        }
+                    case .encoded(let encoded):
+                        do {
+                            try await wire.handle(WireMessage(LongPollSegments.decode(encoded)))
+                        } catch let error as WireMessage.Malformed {
+                            wire.close("malformed message: \(error.reason)")
+                            self.end(evenIfUpgraded: true)
+                            break loop
+                        } catch {
+                            wire.close((error as? LongPollSegments.Unusable)?.reason ?? "\(error)")
                             self.end(evenIfUpgraded: true)
                             break loop
                         }
@@ -252,8 +270,15 @@ final class LongPollSession: Sendable {
     /// The client's `n` (it has moved its sending to the socket) is noted, not handled.
     private func take(_ segments: [(number: Int, total: Int, data: Substring)], _ s: inout State) throws(LongPollSegments.Unusable) {
         for segment in segments {
-            for text in try s.segments.add(segment: segment.number, total: segment.total, data: segment.data) {
+            for encoded in try s.segments.add(segment: segment.number, total: segment.total, data: segment.data) {
+                // A long message is decoded by the feeding task, not under this lock (it cannot
+                // be the short `n`).
+                guard encoded.utf8.count <= Self.decodedUnderLock else {
+                    inbound.yield(.encoded(encoded))
+                    continue
+                }
                 let message: WireMessage
+                let text = try LongPollSegments.decode(encoded)
                 do throws(WireMessage.Malformed) { message = try WireMessage(text) } catch { throw LongPollSegments.Unusable(reason: "malformed message: \(error.reason)") }
                 if message.layer == "c" && message.control == "n" {
                     guard s.socket != nil, !s.clientEnded else { continue }
@@ -266,6 +291,10 @@ final class LongPollSession: Sendable {
             }
         }
     }
+
+    /// The longest encoded message decoded under the session's lock (the client's `n` is about
+    /// 40 characters).
+    static let decodedUnderLock = 256
 
     /// Answers held request `token` (its hold time is over) with what waits, if it is still
     /// held.
@@ -299,6 +328,7 @@ final class LongPollSession: Sendable {
         let (ended, held, socket) = state.withLock { s -> (Bool, CheckedContinuation<String, Never>?, WebSocketOutboundWriter?) in
             if s.ended || (s.left && !evenIfUpgraded) { return (false, nil, nil) }
             s.ended = true
+            s.segments.discard()
             let held = s.held
             s.held = nil
             // A socket the session had not moved to yet is closed with it.

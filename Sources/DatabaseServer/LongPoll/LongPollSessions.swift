@@ -7,25 +7,49 @@ import Synchronization
 /// (each held request is answered with `close`).
 final class LongPollSessions: Sendable {
     private let byID = Mutex<[String: LongPollSession]>([:])
+    /// Sessions by client (see ``open(wire:callback:client:)``).
+    private let perClient = Mutex<[String: Int]>([:])
     private let limits: ServerLimits
     private let console: ServerConsole
+    /// The server's budget of bytes being received, which segments waiting for earlier ones
+    /// are reserved from.
+    private let bodies: BodyBudget?
 
-    init(limits: ServerLimits, console: ServerConsole) {
+    init(limits: ServerLimits, console: ServerConsole, bodies: BodyBudget? = nil) {
         self.limits = limits
         self.console = console
+        self.bodies = bodies
     }
 
-    /// The server has as many long-polling sessions as it may.
-    struct Full: Error {}
+    /// The server has as many long-polling sessions as it may (``perClient``: the client has).
+    struct Full: Error {
+        var perClient = false
+    }
 
-    /// Makes a session for `wire`, with a new id and password.
-    func open(wire: WireSession, callback: String) throws(Full) -> LongPollSession {
-        let session = LongPollSession(id: Self.randomID(), password: Self.randomPassword(), callback: callback, wire: wire, limits: limits) { [weak self] ended in
-            self?.byID.withLock { _ = $0.removeValue(forKey: ended.id) }
+    /// Makes a session for `wire`, with a new id and password. `client` names who asks: the
+    /// page's origin or site as its request shows it, or the address it comes from; one client
+    /// holds at most ``ServerLimits/maxLongPollSessionsPerClient`` sessions, so that one page
+    /// cannot take every place.
+    func open(wire: WireSession, callback: String, client: String = "") throws(Full) -> LongPollSession {
+        let session = LongPollSession(
+            id: Self.randomID(), password: Self.randomPassword(), callback: callback, wire: wire, limits: limits, client: client, bodies: bodies
+        ) { [weak self] ended in
+            guard let self else { return }
+            let removed = byID.withLock { $0.removeValue(forKey: ended.id) != nil }
+            if removed {
+                perClient.withLock { counts in
+                    counts[ended.client, default: 1] -= 1
+                    if counts[ended.client] == 0 { counts.removeValue(forKey: ended.client) }
+                }
+            }
         }
-        try byID.withLock { sessions throws(Full) in
-            guard sessions.count < limits.maxLongPollSessions else { throw Full() }
-            sessions[session.id] = session
+        try perClient.withLock { counts throws(Full) in
+            guard counts[client, default: 0] < limits.maxLongPollSessionsPerClient else { throw Full(perClient: true) }
+            try byID.withLock { sessions throws(Full) in
+                guard sessions.count < limits.maxLongPollSessions else { throw Full() }
+                sessions[session.id] = session
+            }
+            counts[client, default: 0] += 1
         }
         return session
     }

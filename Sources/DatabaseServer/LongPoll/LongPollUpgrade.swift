@@ -13,6 +13,8 @@ struct LongPollUpgrade {
     let session: LongPollSession?
     let limits: ServerLimits
     let host: String
+    /// The server's budget of bytes being received.
+    let bodies: BodyBudget?
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
         guard let session, session.attach(outbound) else {
@@ -29,7 +31,7 @@ struct LongPollUpgrade {
             return
         }
         var switched = false
-        await WebSocketDoor.read(inbound, limits: limits, session: wire) { (message: WireMessage) async throws(WireMessage.Malformed) -> Bool in
+        await WebSocketDoor.read(inbound, limits: limits, bodies: bodies, session: wire) { (message: WireMessage) async throws(WireMessage.Malformed) -> Bool in
             if message.layer == "c" {
                 if switched {
                     // On the socket for good: the session answers (in order with the rest).

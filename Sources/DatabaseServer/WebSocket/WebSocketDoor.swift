@@ -8,6 +8,8 @@ import NIOCore
 struct WebSocketDoor {
     let session: WireSession
     let limits: ServerLimits
+    /// The server's budget of bytes being received (HTTP bodies and messages being reassembled).
+    let bodies: BodyBudget?
 
     /// Serves the socket until it closes.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async {
@@ -26,7 +28,7 @@ struct WebSocketDoor {
                     // The client went away; the reader notices too.
                 }
             }
-            await Self.read(inbound, limits: limits, session: session) { (message: WireMessage) async throws(WireMessage.Malformed) -> Bool in
+            await Self.read(inbound, limits: limits, bodies: bodies, session: session) { (message: WireMessage) async throws(WireMessage.Malformed) -> Bool in
                 try await session.handle(message)
                 return true
             }
@@ -51,9 +53,11 @@ struct WebSocketDoor {
     /// Reads whole messages (their pieces joined) and hands each to `each` until the socket
     /// closes, `each` returns false, or a message is unusable (too large, not JSON: the session
     /// is closed with the reason).
-    static func read(_ inbound: WebSocketInboundStream, limits: ServerLimits, session: WireSession,
+    static func read(_ inbound: WebSocketInboundStream, limits: ServerLimits, bodies: BodyBudget?, session: WireSession,
                      each: (WireMessage) async throws(WireMessage.Malformed) -> Bool) async {
-        var frames = WireFrames(maxMessageBytes: limits.maxWireMessageBytes)
+        let lease = bodies.map(BodyBudget.Lease.init)
+        defer { lease?.end() }
+        var frames = WireFrames(maxMessageBytes: limits.maxWireMessageBytes, lease: lease)
         do {
             for try await message in inbound.messages(maxSize: limits.maxWireFrameBytes) {
                 if session.closeReason.value != nil { break }
@@ -62,6 +66,9 @@ struct WebSocketDoor {
                 case .pending: continue
                 case .tooLarge(let size):
                     session.close("message of \(size) bytes is over the \(limits.maxWireMessageBytes)-byte limit")
+                    return
+                case .overBudget(let why):
+                    session.close("the server is receiving too much at once, retry later: \(why)")
                     return
                 case .message(let whole):
                     do {

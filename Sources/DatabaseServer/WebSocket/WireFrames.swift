@@ -10,8 +10,14 @@ struct WireFrames {
     private var size = 0
     /// The largest reassembled message accepted, in UTF-8 bytes.
     let maxMessageBytes: Int
+    /// The server-wide budget that pieces waiting for the rest of their message are reserved
+    /// from (shared with HTTP bodies; nil: unbounded, as in tests of the framing alone).
+    let lease: BodyBudget.Lease?
 
-    init(maxMessageBytes: Int) { self.maxMessageBytes = maxMessageBytes }
+    init(maxMessageBytes: Int, lease: BodyBudget.Lease? = nil) {
+        self.maxMessageBytes = maxMessageBytes
+        self.lease = lease
+    }
 
     /// What one received frame amounts to.
     enum Outcome: Equatable {
@@ -21,19 +27,26 @@ struct WireFrames {
         case pending
         /// The message is over the size limit.
         case tooLarge(Int)
+        /// The server holds as many bytes of messages and bodies being received as it may.
+        case overBudget(String)
     }
 
     /// Takes one received frame.
     mutating func receive(_ frame: String) -> Outcome {
         if expected > 0 {
+            let bytes = frame.utf8.count
+            if size + bytes > maxMessageBytes { return .tooLarge(size + bytes) }
+            if pieces.count + 1 < expected, let lease {
+                do { try lease.reserve(bytes) } catch { return .overBudget(error.explanation ?? error.message) }
+            }
             pieces.append(frame)
-            size += frame.utf8.count
-            if size > maxMessageBytes { return .tooLarge(size) }
+            size += bytes
             if pieces.count == expected {
                 let whole = pieces.joined()
                 expected = 0
                 pieces = []
                 size = 0
+                lease?.end()
                 return .message(whole)
             }
             return .pending

@@ -70,6 +70,9 @@ struct WireMessage: Sendable {
         raw(key).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// The message's size in bytes.
+    var size: Int { bytes.count }
+
     /// A string member of the body.
     func string(_ key: String) -> String? { body[key]?.string?.value }
 }

@@ -21,9 +21,13 @@ final class WireSession: @unchecked Sendable {
     /// The session id of the handshake (`s`), which an upgrade names.
     let session: String
     private let explainDenials: Bool
+    /// Where the connection comes from (the administrator is refused to other sites' pages).
+    private let origin: RequestOrigin
     private var identity = Identity.user(.null)
     private var listens: [String: (id: Int, keys: [String], query: Query, tag: Int?, queryJSON: String?)] = [:]
-    private var onDisconnect: [(operation: DatabaseOperation, keys: [String])] = []
+    private var onDisconnect: [(operation: DatabaseOperation, keys: [String], bytes: Int)] = []
+    /// The bytes of the queued onDisconnect operations' messages.
+    private var onDisconnectBytes = 0
     /// Why the server ends the session, once it does.
     let closeReason = WireCloseReason()
     /// Everything the session sends, in order.
@@ -38,8 +42,9 @@ final class WireSession: @unchecked Sendable {
     /// A session; `onOverflow` runs when the client lets more wait than ``ServerLimits`` allow
     /// (after the reason is set and the session's namespace and id are logged).
     init(namespace: Namespace, registry: NamespaceRegistry? = nil, log: RequestLog, limits: ServerLimits, host: String, session: String, explainDenials: Bool,
-         transport: String, onOverflow: @escaping @Sendable () -> Void = {}) {
+         transport: String, origin: RequestOrigin, onOverflow: @escaping @Sendable () -> Void = {}) {
         self.namespace = namespace
+        self.origin = origin
         self.registry = registry
         self.log = log
         self.limits = limits
@@ -178,7 +183,7 @@ final class WireSession: @unchecked Sendable {
                 }
             }
             do {
-                try await setIdentity(credentials.identity(), now: now)
+                try await setIdentity(credentials.identity(origin: origin, maxTokenBytes: limits.maxTokenBytes), now: now)
             } catch {
                 throw WireFailure.status("invalid_token", error.message)
             }
@@ -220,13 +225,27 @@ final class WireSession: @unchecked Sendable {
             let operation: DatabaseOperation = action == "o"
                 ? .set(path: Namespace.path(keys), value: try value(message, "d", at: keys))
                 : .update(path: Namespace.path(keys), values: try updateEntries(message, at: keys))
+            let bytes = message.size
+            guard onDisconnect.count < limits.maxOnDisconnectOperations else {
+                throw WireFailure.server(ServerError(
+                    .overloaded, "Too many onDisconnect operations on this connection: the limit is \(limits.maxOnDisconnectOperations) (rules serve --limit max-on-disconnect-operations=N)."))
+            }
+            guard bytes <= limits.maxOnDisconnectBytes - onDisconnectBytes else {
+                throw WireFailure.server(ServerError(
+                    .overloaded, "The onDisconnect operations of this connection would hold \(onDisconnectBytes + bytes) bytes: the limit is \(limits.maxOnDisconnectBytes) (rules serve --limit max-on-disconnect-bytes=N)."))
+            }
             let identity = identity
             try await serverCall({ () async throws(ServerError) in try await namespace.check(operation, as: identity, now: now) })
-            onDisconnect.append((operation, keys))
+            onDisconnect.append((operation, keys, bytes))
+            onDisconnectBytes += bytes
             return "{}"
         case "oc":
             let keys = try keys(message)
-            onDisconnect.removeAll { $0.keys.starts(with: keys) }
+            onDisconnect.removeAll { entry in
+                guard entry.keys.starts(with: keys) else { return false }
+                onDisconnectBytes -= entry.bytes
+                return true
+            }
             return "{}"
         case "g":
             let keys = try keys(message)
@@ -261,6 +280,10 @@ final class WireSession: @unchecked Sendable {
         let tag = Self.tag(message)
         let key = Self.listenKey(keys, tag: tag)
         if let old = listens.removeValue(forKey: key) { namespace.unlisten(old.id) }
+        guard listens.count < limits.maxListensPerConnection else {
+            throw WireFailure.server(ServerError(
+                .overloaded, "Too many listens on this connection: the limit is \(limits.maxListensPerConnection) (rules serve --limit max-listens-per-connection=N)."))
+        }
         let queryJSON = queryNode == nil ? nil : message.rawText("q")
         let sink = makeSink(keys, tag: tag, queryJSON: queryJSON)
         let identity = identity
@@ -314,6 +337,7 @@ final class WireSession: @unchecked Sendable {
             }
         }
         onDisconnect = []
+        onDisconnectBytes = 0
     }
 
     // MARK: - Reading bodies

@@ -1,0 +1,23 @@
+import Hummingbird
+
+/// What a door knows about the request it is handling, made once where the request comes in
+/// and passed down explicitly: where it comes from (``RequestOrigin``: always present; a door
+/// that knows nothing passes ``RequestOrigin/unknown``, which is refused the administrator) and
+/// the share of the server's budget of bytes being received that its body is reserved from
+/// (given back when the request is answered).
+struct RequestScope: Sendable {
+    /// The browser context the request shows.
+    let origin: RequestOrigin
+    /// The request body's reservation.
+    let lease: BodyBudget.Lease
+
+    init(origin: RequestOrigin, lease: BodyBudget.Lease) {
+        self.origin = origin
+        self.lease = lease
+    }
+
+    /// The scope of an HTTP request: its headers' origin, and a new lease on `bodies`.
+    init(_ request: Request, bodies: BodyBudget) {
+        self.init(origin: RequestOrigin(request), lease: BodyBudget.Lease(bodies))
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+@testable import DatabaseServer
+
+/// What one realtime connection may hold is bounded (`docs/limits.md`): listens, onDisconnect
+/// operations and their bytes, the pieces of a message being reassembled, long-polling sessions
+/// per client. Past a bound the client gets an error answer (or the connection a close reason),
+/// and the connection keeps what it had.
+@Suite struct ConnectionBudgetTests {
+    /// A session on an open namespace, with `limits`.
+    static func session(_ limits: ServerLimits) -> (WireSession, AsyncStream<WireOutbox.Item>.AsyncIterator) {
+        let registry = NamespaceRegistry(defaultName: "demo", rules: .open, coverage: nil)
+        let wire = WireSession(
+            namespace: registry.namespace("demo"), registry: registry, log: RequestLog(format: .quiet), limits: limits, host: "127.0.0.1",
+            session: "test", explainDenials: false, transport: "ws", origin: .local)
+        return (wire, wire.stream.makeAsyncIterator())
+    }
+
+    /// Sends request `r` and returns its reply's status, skipping pushes.
+    static func request(
+        _ wire: WireSession, _ replies: inout AsyncStream<WireOutbox.Item>.AsyncIterator, _ r: Int, _ action: String, _ body: String
+    ) async throws -> (status: String, data: String) {
+        try await wire.handle(WireMessage(#"{"t":"d","d":{"r":\#(r),"a":"\#(action)","b":\#(body)}}"#))
+        while let item = await replies.next() {
+            let text: String
+            switch item {
+            case .message(let m): text = m
+            case .acknowledgement(let rr, let data, _): text = #"{"t":"d","d":{"r":\#(rr),"b":{"s":"ok","d":\#(data)}}}"#
+            case .endOfTransmission: continue
+            }
+            guard text.contains(#""r":\#(r),"#) else { continue }
+            let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as! [String: Any]
+            let b = (object["d"] as! [String: Any])["b"] as! [String: Any]
+            let data = b["d"].map { "\($0)" } ?? ""
+            return (b["s"] as! String, data)
+        }
+        throw CancellationError()
+    }
+
+    @Test func listensPerConnectionAreBounded() async throws {
+        var limits = ServerLimits()
+        limits.maxListensPerConnection = 3
+        var (wire, replies) = Self.session(limits)
+        for i in 0..<3 {
+            #expect(try await Self.request(wire, &replies, i, "q", #"{"p":"/l\#(i)","h":""}"#).status == "ok")
+        }
+        let refused = try await Self.request(wire, &replies, 3, "q", #"{"p":"/l3","h":""}"#)
+        #expect(refused.status != "ok")
+        #expect(refused.data.contains("Too many listens on this connection: the limit is 3"))
+        // Listening again where it listens is a replacement, not one more.
+        #expect(try await Self.request(wire, &replies, 4, "q", #"{"p":"/l0","h":""}"#).status == "ok")
+        // After an unlisten there is room again.
+        #expect(try await Self.request(wire, &replies, 5, "n", #"{"p":"/l1"}"#).status == "ok")
+        #expect(try await Self.request(wire, &replies, 6, "q", #"{"p":"/l3","h":""}"#).status == "ok")
+        await wire.disconnected()
+    }
+
+    @Test func onDisconnectOperationsAreBoundedInNumberAndBytes() async throws {
+        var limits = ServerLimits()
+        limits.maxOnDisconnectOperations = 2
+        limits.maxOnDisconnectBytes = 400
+        var (wire, replies) = Self.session(limits)
+        #expect(try await Self.request(wire, &replies, 1, "o", #"{"p":"/a","d":1}"#).status == "ok")
+        #expect(try await Self.request(wire, &replies, 2, "o", #"{"p":"/b","d":2}"#).status == "ok")
+        let third = try await Self.request(wire, &replies, 3, "o", #"{"p":"/c","d":3}"#)
+        #expect(third.status != "ok")
+        #expect(third.data.contains("Too many onDisconnect operations on this connection: the limit is 2"))
+        // Cancelling gives the room back; a large value is refused by bytes.
+        #expect(try await Self.request(wire, &replies, 4, "oc", #"{"p":"/a"}"#).status == "ok")
+        let big = #"""# + String(repeating: "x", count: 500) + #"""#
+        let large = try await Self.request(wire, &replies, 5, "o", #"{"p":"/d","d":\#(big)}"#)
+        #expect(large.status != "ok")
+        #expect(large.data.contains("would hold"))
+        #expect(try await Self.request(wire, &replies, 6, "o", #"{"p":"/e","d":5}"#).status == "ok")
+        await wire.disconnected()
+    }
+
+    @Test func aTokenOverTheLimitIsRefusedOnTheWire() async throws {
+        var limits = ServerLimits()
+        limits.maxTokenBytes = 100
+        var (wire, replies) = Self.session(limits)
+        let token = CredentialsTests.mockToken(#"{"sub":"alice","pad":""# + String(repeating: "p", count: 200) + #""}"#)
+        let refused = try await Self.request(wire, &replies, 1, "auth", #"{"cred":"\#(token)"}"#)
+        #expect(refused.status == "invalid_token")
+        #expect(refused.data.contains("over this server's 100-byte limit"))
+        await wire.disconnected()
+    }
+
+    /// The pieces of a WebSocket message wait in the server's budget of bytes being received,
+    /// with HTTP bodies: 527 connections each holding 15 of 16 pieces no longer add up without
+    /// bound.
+    @Test func piecesOfAMessageAreReservedFromTheServersBudget() {
+        let budget = BodyBudget(total: 1000)
+        let first = BodyBudget.Lease(budget), second = BodyBudget.Lease(budget)
+        var a = WireFrames(maxMessageBytes: 1 << 20, lease: first)
+        var b = WireFrames(maxMessageBytes: 1 << 20, lease: second)
+        let piece = String(repeating: "z", count: 300)
+        #expect(a.receive("3") == .pending)
+        #expect(a.receive(piece) == .pending)
+        #expect(a.receive(piece) == .pending)
+        #expect(budget.inUse == 600)
+        #expect(b.receive("3") == .pending)
+        #expect(b.receive(piece) == .pending)
+        guard case .overBudget = b.receive(piece) else {
+            Issue.record("a second connection's pieces went over the budget")
+            return
+        }
+        // The first message completes and gives its share back.
+        #expect(a.receive(piece) == .message(piece + piece + piece))
+        #expect(budget.inUse == 300)
+        second.end()
+        #expect(budget.inUse == 0)
+    }
+
+    @Test func oneClientHoldsAtMostItsShareOfLongPollingSessions() throws {
+        var limits = ServerLimits()
+        limits.maxLongPollSessionsPerClient = 2
+        limits.maxLongPollSessions = 5
+        let sessions = LongPollSessions(limits: limits, console: ServerConsole { _ in })
+        let registry = NamespaceRegistry(defaultName: "demo", rules: .open, coverage: nil)
+        func wire(_ n: Int) -> WireSession {
+            WireSession(namespace: registry.namespace("demo"), log: RequestLog(format: .quiet), limits: limits, host: "127.0.0.1",
+                        session: "s\(n)", explainDenials: false, transport: "lp", origin: .unknown)
+        }
+        let foreign = RequestOrigin(fetchSite: "cross-site").client
+        let opened = try (0..<2).map { try sessions.open(wire: wire($0), callback: "1", client: foreign) }
+        #expect(throws: LongPollSessions.Full.self) { try sessions.open(wire: wire(2), callback: "1", client: foreign) }
+        // Another client still gets sessions.
+        _ = try sessions.open(wire: wire(3), callback: "1", client: RequestOrigin.local.client)
+        // An ended session gives its client's place back.
+        opened[0].end()
+        _ = try sessions.open(wire: wire(4), callback: "1", client: foreign)
+        #expect(sessions.count == 3)
+    }
+}
