@@ -122,4 +122,17 @@ import Testing
         #expect(a.explanation?.trace == b.explanation?.trace)
         #expect(a.explanation?.isRedacted == true)
     }
+
+    /// One redacted run also keeps the unredacted explanation for the host's log: the same
+    /// text as a separate unredacted run gives.
+    @Test(arguments: cases) func oneRunGivesBothExplanations(_ c: Case) throws {
+        let ruleset = try Ruleset(source: c.rules)
+        let database = try Database(json: c.data)
+        let both = ruleset.decide(c.operation, on: database, auth: c.auth, now: 0, explain: true, redactUnreadable: true)
+        let full = ruleset.decide(c.operation, on: database, auth: c.auth, now: 0, explain: true)
+        let redacted = try #require(both.explanation), unredacted = try #require(both.unredactedExplanation)
+        #expect(redacted.isRedacted && !unredacted.isRedacted)
+        #expect("\(unredacted)" == "\(try #require(full.explanation))")
+        #expect(ruleset.decide(c.operation, on: database, auth: c.auth, now: 0, explain: true).unredactedExplanation == nil)
+    }
 }

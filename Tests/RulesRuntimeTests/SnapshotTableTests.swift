@@ -113,4 +113,35 @@ import Testing
             #expect(result == nil && direct == nil)
         }
     }
+
+    /// A rollback forgets the entries made after the mark and the links made to them under
+    /// older entries, so that looking a child up again makes a fresh entry, and what was there
+    /// before the mark is found as before.
+    @Test func aRollbackForgetsEntriesAndTheirLinks() throws {
+        let root = try Self.tree()
+        var table = SnapshotTable()
+        let r = table.addRoot(root)
+        let a = table.addChild(of: r, key: "a")
+        let mark = table.mark()
+        let b = table.addChild(of: a, key: "b")
+        let e = table.addChild(of: r, key: "e")
+        #expect(table.entries.count == 4)
+        #expect(b >= mark.firstEntry && e >= mark.firstEntry)
+        table.rollback(mark)
+        #expect(table.entries.count == 2)
+        // The links to forgotten entries are gone: a look-up makes new entries that resolve.
+        #expect(table.addChild(of: r, key: "a") == a)
+        let e2 = table.addChild(of: r, key: "e")
+        #expect(table.node(e2)?.value == .bool(true))
+        #expect(table.node(table.addChild(of: a, key: "d"))?.value == .string("x"))
+        // Nested marks: keeping the inner one leaves its entries to the outer rollback.
+        let outer = table.mark()
+        let inner = table.mark()
+        _ = table.addChild(of: a, key: "zz")
+        table.keep(inner)
+        _ = table.addChild(of: r, key: "yy")
+        table.rollback(outer)
+        #expect(table.entries.count == Int(outer.firstEntry))
+        #expect(table.node(table.addDescendant(of: r, path: "a/b/c"))?.value == .number(1))
+    }
 }

@@ -6,7 +6,13 @@ import Foundation
 enum DenialLine {
     /// The reason of a denied decision that was made with an explanation.
     static func line(_ decision: Decision) -> String {
-        guard let explanation = decision.explanation else { return decision.reason ?? "denied" }
+        line(decision, explanation: decision.explanation)
+    }
+
+    /// The line of a denied decision from one of its explanations (the caller's redacted one,
+    /// or the host's unredacted copy).
+    static func line(_ decision: Decision, explanation: Explanation?) -> String {
+        guard let explanation else { return decision.reason ?? "denied" }
         guard let hint = explanation.notConsultedHint else { return cause(explanation) }
         return cause(explanation) + "; " + hint
     }

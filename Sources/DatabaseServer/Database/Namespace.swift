@@ -101,12 +101,11 @@ package final class Namespace: Sendable {
 
     /// The denial of an operation, explained: the client is told only what it could read (values
     /// from locations its `.read` does not allow are redacted); the server's log and the page
-    /// keep the whole explanation.
+    /// keep the whole explanation. Both come from one explained run of the engine.
     private static func denial(_ operation: DatabaseOperation, rules: Ruleset, database: Database, auth: AuthValue, now: Double) -> ServerError {
-        let full = rules.decide(operation, on: database, auth: auth, now: now, explain: true)
-        let redacted = rules.decide(operation, on: database, auth: auth, now: now, explain: true, redactUnreadable: true)
-        var error = ServerError.permissionDenied(explanation: DenialLine.line(redacted))
-        error.logExplanation = DenialLine.line(full)
+        let decision = rules.decide(operation, on: database, auth: auth, now: now, explain: true, redactUnreadable: true)
+        var error = ServerError.permissionDenied(explanation: DenialLine.line(decision))
+        error.logExplanation = DenialLine.line(decision, explanation: decision.unredactedExplanation)
         return error
     }
 

@@ -13,6 +13,9 @@ public struct Decision: Sendable, CustomStringConvertible {
     let denial: DenialReason?
     /// Every rule evaluated, when an explanation was asked for.
     public let explanation: Explanation?
+    /// With `redactUnreadable`, the explanation unredacted, recorded in the same run: for the
+    /// host's own log, never for the caller (nil otherwise).
+    public internal(set) var unredactedExplanation: Explanation?
     /// True when the operation was refused before any rule ran, because the request itself is
     /// invalid (a bad path or key, overlapping update paths, data too deep or too large): a
     /// server answers it as a bad request, not as a permission denial. ``reason`` says why.

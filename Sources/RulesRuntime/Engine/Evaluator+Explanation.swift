@@ -19,6 +19,7 @@ extension Evaluator {
             let built = build(evaluation)
             recording.recordedBytes += built.valueBytes
             log.append(built)
+            if recording.redact { recording.unredactedLog.append(build(evaluation, redacting: false)) }
         } else {
             // Kept aside until the next evaluation, in case it decides.
             recording.pending = evaluation
@@ -36,6 +37,7 @@ extension Evaluator {
             recording.pending = nil
             recording.omittedEvaluations -= 1
             log.append(build(p))
+            if recording.redact { recording.unredactedLog.append(build(p, redacting: false)) }
             return log.count - 1
         }
         // Kept evaluations are in the order of their numbers.
@@ -47,8 +49,9 @@ extension Evaluator {
         return low < log.count && log[low].id == id ? low : nil
     }
 
-    /// An evaluation for the explanation; redacted when explaining for the caller.
-    mutating func build(_ p: PendingEvaluation) -> RuleEvaluation {
+    /// An evaluation for the explanation; redacted when explaining for the caller, unless
+    /// `redacting` is false (the host's own copy, from the same run).
+    mutating func build(_ p: PendingEvaluation, redacting: Bool = true) -> RuleEvaluation {
         let rule = ruleset.rules[p.rule]
         let file = ruleset.file
         var outcome = p.outcome
@@ -67,7 +70,7 @@ extension Evaluator {
             var nodes: [Expression] = []
             Self.collect(expr.root, into: &nodes)
             var taint: Redaction.Analysis?
-            if let recording, recording.redaction != nil {
+            if redacting, let recording, recording.redaction != nil {
                 let analysis = recording.redaction!.analyze(expr.root, recorded: p.recorded, snapshots: p.snapshots, snaps: snaps)
                 recorded = analysis.redacted(p.recorded, snaps: snaps)
                 for id in analysis.tainted { stored[id] = nil }

@@ -20,11 +20,20 @@ extension Evaluator {
         if !allowed || decisive.map({ log.indices.contains($0) && log[$0].outcome.isTrue }) == true {
             explanation.decisiveIndex = decisive
         }
+        let unredacted = redaction != nil ? Optional(explanation.unredacted(recording?.unredactedLog ?? [])) : nil
         if redaction != nil { explanation.redact(denied: !allowed) }
+        var decision = Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: notConsulted(explanation, allowed))
+        decision.unredactedExplanation = unredacted.map { notConsulted($0, allowed) }
+        return decision
+    }
+
+    /// An explanation with the rules a denial did not consult.
+    private func notConsulted(_ explanation: Explanation, _ allowed: Bool) -> Explanation {
+        var explanation = explanation
         if !allowed && deniedAtNode >= 0 && explanation.decisive?.kind != .validate {
             explanation.rulesNotConsulted = rulesBelow(deniedAtNode, kind: readDepth >= 0 || explanation.operation.hasPrefix("read ") ? .read : .write)
         }
-        return Decision(allowed: allowed, newRoot: root, denial: allowed ? nil : reason, explanation: explanation)
+        return explanation
     }
 
     /// The `.read` or `.write` rules below rule node `node` (not its own), shallowest first: at
@@ -62,15 +71,21 @@ extension Evaluator {
         var explanation = Explanation(operation: title, allowed: false, rejection: nil, evaluations: log)
         explanation.omittedEvaluations = recording?.omittedEvaluations ?? 0
         explanation.decisiveIndex = decisive
+        let unredacted = redaction != nil ? Optional(explanation.unredacted(recording?.unredactedLog ?? [])) : nil
         if redaction != nil { explanation.redact(denied: true) }
-        return Decision(allowed: false, newRoot: root, denial: reason, explanation: explanation, exhausted: true)
+        var decision = Decision(allowed: false, newRoot: root, denial: reason, explanation: explanation, exhausted: true)
+        decision.unredactedExplanation = unredacted
+        return decision
     }
 
     mutating func reject(_ title: @autoclosure () -> String, _ root: DataNode?, _ why: String) -> Decision {
         var explanation = explain ? Explanation(operation: title(), allowed: false, rejection: why, evaluations: log) : nil
         explanation?.omittedEvaluations = recording?.omittedEvaluations ?? 0
+        let unredacted = redaction != nil ? explanation?.unredacted(recording?.unredactedLog ?? []) : nil
         if redaction != nil { explanation?.redact(denied: true) }
-        return Decision(allowed: false, newRoot: root, reason: why, explanation: explanation, isRejected: true)
+        var decision = Decision(allowed: false, newRoot: root, reason: why, explanation: explanation, isRejected: true)
+        decision.unredactedExplanation = unredacted
+        return decision
     }
 
     func display(_ keys: [String]) -> String { "/" + keys.joined(separator: "/") }

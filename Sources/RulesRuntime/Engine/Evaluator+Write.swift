@@ -289,6 +289,18 @@ extension Evaluator {
             guard let (childIndex, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { return }
             guard tables.nodes[Int(childIndex)].validatesBelow else { return }
             let validateRule = tables.nodes[Int(childIndex)].validate
+            // What a child that passes needed is forgotten once it has passed: a write of
+            // millions of children keeps the table at the size of one child's check.
+            let mark = snaps.mark()
+            var passed = true
+            defer {
+                if passed {
+                    if let recording, let p = recording.pending, p.dataEntry >= mark.firstEntry { recording.pending = nil }
+                    snaps.rollback(mark)
+                } else {
+                    snaps.keep(mark)
+                }
+            }
             // Each child is visited once: no search among the siblings already entered.
             let o = snaps.addNewChild(of: oldEntry, key: key, node: nil, resolved: false)
             let n = snaps.addNewChild(of: newEntry, key: key, node: newChild, resolved: true)
@@ -301,9 +313,13 @@ extension Evaluator {
                 }
                 denial = denial ?? .text("\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(snaps.path(of: n)))")
                 ok = false
+                passed = false
                 if !exhaustive { return }
             }
-            if !validateSubtree(childIndex, o, n, &denial) { ok = false }
+            if !validateSubtree(childIndex, o, n, &denial) {
+                ok = false
+                passed = false
+            }
         }
         return ok
     }

@@ -202,6 +202,14 @@ public struct Explanation: Sendable, CustomStringConvertible {
     /// the caller may not read, except the one that decided a denial (which the denial's reason
     /// names anyway), and, for a denial, every evaluation after the deciding one (made only
     /// because explaining evaluates every rule; their results could tell what the rules read).
+    /// The same explanation over `evaluations` (the unredacted copies of this one's, one for
+    /// one), before ``redact(denied:)``.
+    func unredacted(_ evaluations: [RuleEvaluation]) -> Explanation {
+        var copy = self
+        if evaluations.count == self.evaluations.count { copy.evaluations = evaluations }
+        return copy
+    }
+
     mutating func redact(denied: Bool) {
         isRedacted = true
         var kept: [RuleEvaluation] = []

@@ -32,6 +32,9 @@ final class ExplanationRecording: @unchecked Sendable {
     var pending: Pending?
     /// What the caller may read, when redacting (made once the tree is known).
     var redaction: Redaction?
+    /// When redacting: the same evaluations unredacted, for the host's own log (one run gives
+    /// both explanations).
+    var unredactedLog: [RuleEvaluation] = []
 
     init(limits: ExplanationLimits, redact: Bool) {
         self.limits = limits

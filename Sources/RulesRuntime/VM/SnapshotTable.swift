@@ -46,6 +46,46 @@ package struct SnapshotTable: Sendable {
     /// allocates nothing).
     private var ancestors: [Int32] = []
 
+    /// Links made under entries older than the innermost ``Mark`` (the parent and its first
+    /// child before), so that ``rollback(_:)`` can undo them.
+    private var undo: [(parent: Int32, firstChild: Int32)] = []
+    /// The entry count of the innermost mark (-1: none).
+    private var markCount: Int32 = -1
+
+    /// A point to come back to: the entries made after it can be forgotten (``rollback(_:)``).
+    struct Mark {
+        fileprivate let count: Int32
+        fileprivate let undo: Int
+        fileprivate let outer: Int32
+        /// The first entry made after the mark.
+        var firstEntry: Int32 { count }
+    }
+
+    /// Marks the table, so that what is added next can be forgotten: a validation of many
+    /// children keeps what one child needed only while that child is checked.
+    mutating func mark() -> Mark {
+        let m = Mark(count: Int32(entries.count), undo: undo.count, outer: markCount)
+        markCount = m.count
+        return m
+    }
+
+    /// Keeps what was added since `m`.
+    mutating func keep(_ m: Mark) {
+        markCount = m.outer
+        if markCount < 0 { undo.removeAll(keepingCapacity: true) }
+    }
+
+    /// Forgets every entry added since `m` and the links to them.
+    mutating func rollback(_ m: Mark) {
+        while undo.count > m.undo {
+            let u = undo.removeLast()
+            if u.parent < m.count { entries[Int(u.parent)].firstChild = u.firstChild }
+        }
+        if entries.count > Int(m.count) { entries.removeSubrange(Int(m.count)...) }
+        markCount = m.outer
+        if markCount < 0 { undo.removeAll(keepingCapacity: true) }
+    }
+
     /// Creates an empty table.
     package init() {}
 
@@ -59,6 +99,8 @@ package struct SnapshotTable: Sendable {
         // A few entries (a read) are popped one by one; more (a write) are dropped in one call,
         // whose fixed cost is then less than popping each.
         if entries.count > 4 { entries.removeAll(keepingCapacity: true) } else { entries.clearKeepingCapacity() }
+        markCount = -1
+        if !undo.isEmpty { undo.removeAll(keepingCapacity: true) }
         // One allocation up front instead of a doubling series for a typical operation.
         if entries.capacity < 32 { entries.reserveCapacity(32) }
     }
@@ -136,6 +178,7 @@ package struct SnapshotTable: Sendable {
         if parent >= 0 {
             if entries[Int(parent)].level >= 0 { return linkBelowOverlay(stored, resolved: resolved, parent: parent, key: key, rank: rank) }
             next = entries[Int(parent)].firstChild
+            if parent < markCount { undo.append((parent, next)) }
             entries[Int(parent)].firstChild = index
         }
         entries.append(Entry(stored: stored, resolved: resolved, parent: parent, key: key, rank: rank, firstChild: -1, nextSibling: next))
@@ -149,6 +192,7 @@ package struct SnapshotTable: Sendable {
     private mutating func linkBelowOverlay(_ stored: DataNode?, resolved: Bool, parent: Int32, key: String, rank: KeyRank) -> Int32 {
         let index = Int32(entries.count)
         let next = entries[Int(parent)].firstChild
+        if parent < markCount { undo.append((parent, next)) }
         entries[Int(parent)].firstChild = index
         let above = Int(entries[Int(parent)].level)
         if overlay.isPathKey(key, rank: rank, at: above) {
