@@ -27,6 +27,8 @@ package final class RulesServer: Sendable {
     package let storageWarnings: [String]
     /// The bytes of request bodies held at once, across connections.
     package let bodies: BodyBudget
+    /// The bytes waiting for every slow reader together.
+    let pending: QueueBudget.Shared
     /// Where the server's notices and its request log go (``ServerConfiguration/console``).
     let console: ServerConsole
     /// The long-polling sessions open.
@@ -65,6 +67,7 @@ package final class RulesServer: Sendable {
         rulesStamp = Mutex(configuration.rulesFile.flatMap(FileStamp.init(path:)))
         bodies = BodyBudget(total: max(configuration.limits.maxBodyBytesInFlight, configuration.limits.maxBodyBytes))
         longPolls = LongPollSessions(limits: configuration.limits, console: console, bodies: bodies)
+        pending = QueueBudget.Shared(total: configuration.limits.maxQueuedBytesTotal)
     }
 
     /// Loads an emulator export (`DIR/database_export/<namespace>.json`) into the namespaces,
@@ -113,9 +116,10 @@ package final class RulesServer: Sendable {
         }()
         let limits = configuration.limits
         let responder = EdgeResponder(
-            inner: RESTResponder(registry: registry, log: log, limits: limits, bodies: bodies),
+            inner: RESTResponder(registry: registry, log: log, limits: limits, bodies: bodies, pending: pending),
             longPoll: LongPollResponder(
-                registry: registry, log: log, limits: limits, explainDenials: configuration.explainDenials, sessions: longPolls, counter: sessionNumbers),
+                registry: registry, log: log, limits: limits, explainDenials: configuration.explainDenials, sessions: longPolls, counter: sessionNumbers,
+                pending: pending),
             hosts: HostPolicy(allowedNames: configuration.allowedHosts))
         let ports = AsyncStream<Int>.makeStream()
         let connectionLimit = Self.connectionLimit(limits.maxConnections, console: console)
@@ -239,7 +243,7 @@ package final class RulesServer: Sendable {
     /// served, so `auth` with `owner` from another site's page is refused.
     private func httpServer(table: ConnectionTable) -> HTTPServerBuilder {
         let registry = registry, log = log, limits = configuration.limits, explain = configuration.explainDenials
-        let sessions = sessionNumbers, longPolls = longPolls, bodies = bodies
+        let sessions = sessionNumbers, longPolls = longPolls, bodies = bodies, pending = pending
         let hosts = HostPolicy(allowedNames: configuration.allowedHosts)
         // Text frames that are not UTF-8 close the connection with 1007.
         let ws = WebSocketServerConfiguration(maxFrameSize: limits.maxWireFrameBytes, autoPing: .enabled(timePeriod: .seconds(30)), validateUTF8: true)
@@ -271,7 +275,7 @@ package final class RulesServer: Sendable {
             }
             let session = WireSession(
                 namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host,
-                session: "rules-serve-\(sessions.next())", explainDenials: explain, transport: "ws", origin: browser
+                session: "rules-serve-\(sessions.next())", explainDenials: explain, transport: "ws", origin: browser, pending: pending
             ) {
                 // What waits is dropped with the connection (the writer may be blocked on it).
                 channel.close(promise: nil)

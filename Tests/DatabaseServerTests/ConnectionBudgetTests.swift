@@ -133,4 +133,25 @@ import Testing
         _ = try sessions.open(wire: wire(4), callback: "1", client: foreign)
         #expect(sessions.count == 3)
     }
+
+    /// Slow readers share one total: a reader with nothing waiting always takes an event (one
+    /// that keeps up is never cut off), one that already has something waiting is refused once
+    /// the total is spent. An event's value is rendered once, in one buffer every listener
+    /// writes.
+    @Test func slowReadersShareOneTotalAndOneBufferPerEvent() {
+        let shared = QueueBudget.Shared(total: 100)
+        let a = QueueBudget(limit: 1000, shared: shared), b = QueueBudget(limit: 1000, shared: shared)
+        #expect(a.take(80))
+        #expect(b.take(80))  // b had nothing waiting
+        #expect(shared.bytes == 160)
+        #expect(!a.take(10))  // a already has something waiting, and the total is spent
+        #expect(a.overflowed)
+        b.release(80)
+        a.release(80)
+        #expect(shared.bytes == 0)
+        let value = RenderedValue(json: String(repeating: "1", count: 1000))
+        let first = value.bytes(export: false), second = value.bytes(export: false)
+        #expect(first.readableBytes == 1000)
+        first.withUnsafeReadableBytes { x in second.withUnsafeReadableBytes { y in #expect(x.baseAddress == y.baseAddress) } }
+    }
 }

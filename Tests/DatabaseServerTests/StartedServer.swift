@@ -43,12 +43,20 @@ struct StartedServer {
         _ = await task.result
     }
 
-    /// One request on its own connection, with `Connection: close`.
-    func request(_ method: String = "GET", _ target: String, host: String? = nil, headers: [String: String] = [:], body: String? = nil) throws -> RawResponse {
+    /// One request on its own connection, with `Connection: close`. The blocking socket I/O
+    /// runs on a thread of its own, never on the cooperative threads the server in this process
+    /// needs to answer it.
+    func request(_ method: String = "GET", _ target: String, host: String? = nil, headers: [String: String] = [:], body: String? = nil) async throws -> RawResponse {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
         text += "\r\n" + (body ?? "")
-        return RawResponse(try LoopbackClient.exchange(port: port, text))
+        let port = port, request = text
+        let answer: String = try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try LoopbackClient.exchange(port: port, request) })
+            }
+        }
+        return RawResponse(answer)
     }
 }

@@ -8,10 +8,42 @@ import Synchronization
 final class QueueBudget: Sendable {
     /// The most bytes waiting at once (beyond one item).
     let limit: Int
+    /// The server-wide count every client's queue also takes from (nil: this queue alone).
+    let shared: Shared?
     private let queued = Atomic<Int>(0)
     private let refused = Atomic<Bool>(false)
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, shared: Shared? = nil) {
+        self.limit = limit
+        self.shared = shared
+    }
+
+    /// The bytes waiting for every slow reader together (``ServerLimits/maxQueuedBytesTotal``).
+    /// An item for a reader with nothing waiting is always taken (counted even past the total:
+    /// a reader that keeps up is never cut off); one for a reader that already has something
+    /// waiting is refused once the total is spent, and that reader is cut off.
+    final class Shared: Sendable {
+        /// The most bytes waiting at once, across readers.
+        let total: Int
+        private let used = Atomic<Int>(0)
+
+        init(total: Int) { self.total = total }
+
+        /// The bytes waiting now.
+        var bytes: Int { used.load(ordering: .relaxed) }
+
+        func take(_ bytes: Int, queueWasEmpty: Bool) -> Bool {
+            var current = used.load(ordering: .relaxed)
+            while true {
+                if !queueWasEmpty && current + bytes > total { return false }
+                let (exchanged, original) = used.compareExchange(expected: current, desired: current + bytes, ordering: .relaxed)
+                if exchanged { return true }
+                current = original
+            }
+        }
+
+        func release(_ bytes: Int) { used.subtract(bytes, ordering: .relaxed) }
+    }
 
     /// Whether an item was refused: the client is being cut off, and what waits is not worth
     /// sending.
@@ -30,7 +62,14 @@ final class QueueBudget: Sendable {
                 return false
             }
             let (exchanged, original) = queued.compareExchange(expected: current, desired: current + bytes, ordering: .relaxed)
-            if exchanged { return true }
+            if exchanged {
+                if let shared, !shared.take(bytes, queueWasEmpty: current == 0) {
+                    queued.subtract(bytes, ordering: .relaxed)
+                    refused.store(true, ordering: .relaxed)
+                    return false
+                }
+                return true
+            }
             current = original
         }
     }
@@ -51,5 +90,6 @@ final class QueueBudget: Sendable {
     /// Counts `bytes` as sent.
     func release(_ bytes: Int) {
         queued.subtract(bytes, ordering: .relaxed)
+        shared?.release(bytes)
     }
 }

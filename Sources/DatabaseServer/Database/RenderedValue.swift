@@ -1,4 +1,5 @@
 import DatabaseRules
+import NIOCore
 import Synchronization
 
 /// A value an event carries, rendered to JSON at most once per form however many listeners
@@ -13,6 +14,10 @@ package final class RenderedValue: Sendable, CustomStringConvertible {
 
     private let content: Content
     private let cache = Mutex<(plain: String?, export: String?)>((nil, nil))
+    /// The bytes of each form, made once and shared by every streaming listener's write (a
+    /// `ByteBuffer` is copied on write only: a listener that reads slowly holds a reference, not
+    /// a copy).
+    private let buffers = Mutex<(plain: ByteBuffer?, export: ByteBuffer?)>((nil, nil))
 
     init(_ content: Content) { self.content = content }
 
@@ -40,6 +45,22 @@ package final class RenderedValue: Sendable, CustomStringConvertible {
 
     /// The plain form.
     package var description: String { plain }
+
+    /// The bytes of the plain or export form, shared.
+    func bytes(export: Bool) -> ByteBuffer {
+        if let known = buffers.withLock({ export ? $0.export : $0.plain }) { return known }
+        let made = ByteBuffer(string: export ? self.export : plain)
+        return buffers.withLock { b in
+            if export {
+                if let other = b.export { return other }
+                b.export = made
+            } else {
+                if let other = b.plain { return other }
+                b.plain = made
+            }
+            return made
+        }
+    }
 
     private func render(export: Bool) -> String {
         func one(_ node: DataNode?) -> String {

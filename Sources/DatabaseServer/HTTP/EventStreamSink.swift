@@ -17,9 +17,9 @@ struct EventStreamSink: EventSink {
 
     /// A sink and the stream it feeds, holding at most `capacity` unsent events and `bytes`
     /// unsent bytes.
-    static func make(capacity: Int, bytes: Int, onCutOff: @escaping @Sendable () -> Void = {}) -> (EventStreamSink, AsyncStream<Item>) {
+    static func make(capacity: Int, bytes: Int, shared: QueueBudget.Shared? = nil, onCutOff: @escaping @Sendable () -> Void = {}) -> (EventStreamSink, AsyncStream<Item>) {
         let (stream, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: .bufferingOldest(capacity))
-        return (EventStreamSink(continuation: continuation, budget: QueueBudget(limit: bytes), onCutOff: onCutOff), stream)
+        return (EventStreamSink(continuation: continuation, budget: QueueBudget(limit: bytes, shared: shared), onCutOff: onCutOff), stream)
     }
 
     func deliver(_ event: DatabaseEvent) -> Bool {

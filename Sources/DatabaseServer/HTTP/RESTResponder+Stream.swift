@@ -14,7 +14,7 @@ extension RESTResponder {
         export: Bool = false
     ) async throws(ServerError) -> Response {
         let name = namespace.name, console = log.console
-        let (sink, events) = EventStreamSink.make(capacity: limits.maxQueuedEvents, bytes: limits.maxQueuedBytes) {
+        let (sink, events) = EventStreamSink.make(capacity: limits.maxQueuedEvents, bytes: limits.maxQueuedBytes, shared: pending) {
             // Cut off: the queued events are dropped with the connection.
             console.say("stream \(name)\(Namespace.path(keys)): closing the connection: the client reads too slowly")
             channel.close(promise: nil)
@@ -43,16 +43,16 @@ extension RESTResponder {
             try await writer.write(ByteBuffer(string: Self.sse("put", #"{"path":"/","data":"# + initialJSON + "}")))
             for await item in events {
                 if budget.overflowed { throw SlowClient() }
-                if case .event(_, let bytes) = item { budget.release(bytes) }
+                // An event counts until its write is taken by the connection (which waits while
+                // the client does not read).
+                defer { if case .event(_, let bytes) = item { budget.release(bytes) } }
                 switch item {
                 case .keepAlive:
                     try await writer.write(ByteBuffer(string: Self.sse("keep-alive", "null")))
                 case .event(.put(let path, let value), _):
-                    let data = export ? value.export : value.plain
-                    try await writer.write(ByteBuffer(string: Self.sse("put", #"{"path":"# + JSONText.quote(path) + #","data":"# + data + "}")))
+                    try await Self.writeEvent("put", path: path, value: value, export: export, to: &writer)
                 case .event(.patch(let path, let value), _):
-                    let data = export ? value.export : value.plain
-                    try await writer.write(ByteBuffer(string: Self.sse("patch", #"{"path":"# + JSONText.quote(path) + #","data":"# + data + "}")))
+                    try await Self.writeEvent("patch", path: path, value: value, export: export, to: &writer)
                 case .event(.cancel, _):
                     try await writer.write(ByteBuffer(string: Self.sse("cancel", "null")))
                 case .event(.authRevoked, _):
@@ -66,6 +66,14 @@ extension RESTResponder {
 
     /// Ends a streaming response whose client could not keep up (its connection is closed).
     struct SlowClient: Error {}
+
+    /// Writes a `put` or `patch` event: its own head and tail around the value's bytes, which
+    /// every listener shares.
+    static func writeEvent(_ event: String, path: String, value: RenderedValue, export: Bool, to writer: inout any ResponseBodyWriter) async throws {
+        try await writer.write(ByteBuffer(string: "event: \(event)\ndata: " + #"{"path":"# + JSONText.quote(path) + #","data":"#))
+        try await writer.write(value.bytes(export: export))
+        try await writer.write(ByteBuffer(string: "}\n\n"))
+    }
 
     static func sse(_ event: String, _ data: String) -> String {
         "event: \(event)\ndata: \(data)\n\n"

@@ -15,8 +15,11 @@ struct RESTResponder: HTTPResponder {
     let limits: ServerLimits
     /// The bytes of request bodies held at once, across connections (``ServerLimits/maxBodyBytesInFlight``).
     let bodies: BodyBudget
+    /// The bytes waiting for every slow reader together (``ServerLimits/maxQueuedBytesTotal``).
+    let pending: QueueBudget.Shared
 
-    init(registry: NamespaceRegistry, log: RequestLog, limits: ServerLimits, bodies: BodyBudget? = nil) {
+    init(registry: NamespaceRegistry, log: RequestLog, limits: ServerLimits, bodies: BodyBudget? = nil, pending: QueueBudget.Shared? = nil) {
+        self.pending = pending ?? QueueBudget.Shared(total: limits.maxQueuedBytesTotal)
         self.registry = registry
         self.log = log
         self.limits = limits

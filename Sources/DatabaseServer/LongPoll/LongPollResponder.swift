@@ -22,6 +22,8 @@ struct LongPollResponder: Sendable {
     let explainDenials: Bool
     let sessions: LongPollSessions
     let counter: SessionCounter
+    /// The bytes waiting for every slow reader together.
+    var pending: QueueBudget.Shared? = nil
 
     /// Whether a request target is for this door.
     static func handles(_ target: String) -> Bool {
@@ -77,7 +79,7 @@ struct LongPollResponder: Sendable {
         let wire = WireSession(
             namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host,
             session: "rules-serve-\(number)-\(LongPollSessions.randomPassword().prefix(12))", explainDenials: explainDenials, transport: "lp",
-            origin: origin)
+            origin: origin, pending: pending)
         let session: LongPollSession
         do {
             session = try sessions.open(wire: wire, callback: callback, client: origin.client)

@@ -26,9 +26,9 @@ struct WireOutbox: Sendable {
     /// Called when the queue is full.
     let onOverflow: @Sendable () -> Void
 
-    static func make(capacity: Int, bytes: Int, onOverflow: @escaping @Sendable () -> Void) -> (WireOutbox, AsyncStream<Item>) {
+    static func make(capacity: Int, bytes: Int, shared: QueueBudget.Shared? = nil, onOverflow: @escaping @Sendable () -> Void) -> (WireOutbox, AsyncStream<Item>) {
         let (stream, continuation) = AsyncStream<Item>.makeStream(bufferingPolicy: .bufferingOldest(capacity))
-        return (WireOutbox(continuation: continuation, budget: QueueBudget(limit: bytes), onOverflow: onOverflow), stream)
+        return (WireOutbox(continuation: continuation, budget: QueueBudget(limit: bytes, shared: shared), onOverflow: onOverflow), stream)
     }
 
     /// Queues a message; false when the queue is full.

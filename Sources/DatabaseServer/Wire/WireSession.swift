@@ -42,7 +42,7 @@ final class WireSession: @unchecked Sendable {
     /// A session; `onOverflow` runs when the client lets more wait than ``ServerLimits`` allow
     /// (after the reason is set and the session's namespace and id are logged).
     init(namespace: Namespace, registry: NamespaceRegistry? = nil, log: RequestLog, limits: ServerLimits, host: String, session: String, explainDenials: Bool,
-         transport: String, origin: RequestOrigin, onOverflow: @escaping @Sendable () -> Void = {}) {
+         transport: String, origin: RequestOrigin, pending: QueueBudget.Shared? = nil, onOverflow: @escaping @Sendable () -> Void = {}) {
         self.namespace = namespace
         self.origin = origin
         self.registry = registry
@@ -53,8 +53,8 @@ final class WireSession: @unchecked Sendable {
         self.explainDenials = explainDenials
         self.transportName = Mutex(transport)
         let ns = namespace.name, reason = closeReason, console = log.console
-        (outbox, stream) = WireOutbox.make(capacity: limits.maxQueuedEvents, bytes: limits.maxQueuedBytes) {
-            if reason.set("the client reads too slowly: more than \(limits.maxQueuedEvents) messages or \(limits.maxQueuedBytes) bytes wait for it") {
+        (outbox, stream) = WireOutbox.make(capacity: limits.maxQueuedEvents, bytes: limits.maxQueuedBytes, shared: pending) {
+            if reason.set("the client reads too slowly: too much waits for it (\(limits.maxQueuedEvents) messages, \(limits.maxQueuedBytes) bytes; \(limits.maxQueuedBytesTotal) for all)") {
                 console.say("\(transport) \(ns) session \(session): closing the connection: the client reads too slowly")
             }
             onOverflow()
