@@ -10,6 +10,21 @@ import Glibc
 /// close to what it uses (measured by
 /// `test_hostile.py::test_a_listener_that_reads_nothing_is_cut_off_and_memory_stays_bounded`).
 enum MallocArenas {
+    /// Gives the memory freed after a large request back to the system (`malloc_trim`), off
+    /// the cooperative threads: without it the C allocator keeps a large request's peak as the
+    /// process's size.
+    static func giveBack() {
+        #if canImport(Glibc)
+        typealias Trim = @convention(c) (Int) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        let trim = unsafeBitCast(symbol, to: Trim.self)
+        DispatchQueue.global(qos: .utility).async { _ = trim(0) }
+        #endif
+    }
+
+    /// Bytes of body after which a request's memory is given back when it ends.
+    static let largeRequestBytes = 4 * 1024 * 1024
+
     /// Limits the arenas to one per core (at least two); call before the server's threads start.
     static func limitToCores() {
         #if canImport(Glibc)

@@ -123,7 +123,7 @@ package final class RulesServer: Sendable {
             hosts: HostPolicy(allowedNames: configuration.allowedHosts))
         let ports = AsyncStream<Int>.makeStream()
         let connectionLimit = Self.connectionLimit(limits.maxConnections, console: console)
-        let table = ConnectionTable(limit: connectionLimit)
+        let table = ConnectionTable(limit: connectionLimit, perClient: limits.maxLongLivedPerClient)
         let server = httpServer(table: table)
         let connections = MaximumAvailableConnections(connectionLimit)
         let primary = Application(

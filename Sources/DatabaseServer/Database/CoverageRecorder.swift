@@ -9,8 +9,10 @@ import Synchronization
 ///
 /// Requests do not wait for it: each decision is queued with the snapshot it was made on (trees
 /// are immutable, so deciding again later gives the same result) and a background task decides
-/// it again with a tracer. When the queue is full (``capacity`` decisions waiting), decisions are
-/// counted as dropped instead. New rules in a namespace start its coverage afresh.
+/// it again with a tracer. When the queue is full (``capacity`` decisions waiting, or
+/// ``maxWaitingWeight`` nodes of written values), decisions are counted as dropped instead; so
+/// is a write too large to be decided again (``OperationWeight/recordedCap``). New rules in a
+/// namespace start its coverage afresh.
 package final class CoverageRecorder: Sendable {
     /// One decision to account for.
     struct Job: Sendable {
@@ -20,7 +22,12 @@ package final class CoverageRecorder: Sendable {
         let root: DataNode?
         let auth: AuthValue
         let now: Double
+        /// The nodes of the values it writes (``OperationWeight``).
+        var weight = 0
     }
+
+    /// Nodes of written values the waiting decisions may hold together.
+    static let maxWaitingWeight = 1_000_000
 
     /// Decisions that may wait to be counted.
     package let capacity: Int
@@ -32,6 +39,7 @@ package final class CoverageRecorder: Sendable {
         var namespaces: [String: (rules: LoadedRules, collector: CoverageCollector)] = [:]
         var dropped = 0
         var pending = 0
+        var waitingWeight = 0
     }
 
     /// A recorder holding at most `capacity` waiting decisions.
@@ -41,10 +49,24 @@ package final class CoverageRecorder: Sendable {
     }
 
     /// Queues a decision (never blocks).
+    /// Counts a decision that is not recorded (a write too large to decide again), as dropped.
+    func skip() {
+        state.withLock { $0.dropped += 1 }
+    }
+
     func record(_ job: Job) {
-        state.withLock { $0.pending += 1 }
+        let admitted = state.withLock { state in
+            guard state.waitingWeight + job.weight <= Self.maxWaitingWeight else {
+                state.dropped += 1
+                return false
+            }
+            state.pending += 1
+            state.waitingWeight += job.weight
+            return true
+        }
+        guard admitted else { return }
         if case .dropped = queue.yield(job) {
-            state.withLock { $0.pending -= 1; $0.dropped += 1 }
+            state.withLock { $0.pending -= 1; $0.dropped += 1; $0.waitingWeight -= job.weight }
         }
     }
 
@@ -56,6 +78,7 @@ package final class CoverageRecorder: Sendable {
             let decision = job.rules.engine.decide(job.operation, on: job.root, auth: job.auth, now: job.now, explain: true, tracer: &tracer)
             state.withLock { state in
                 state.pending -= 1
+                state.waitingWeight -= job.weight
                 guard let explanation = decision.explanation else { return }
                 var entry = state.namespaces[job.namespace]
                 if entry == nil || entry!.rules !== job.rules {

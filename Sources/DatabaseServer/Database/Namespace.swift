@@ -110,8 +110,16 @@ package final class Namespace: Sendable {
     }
 
     private func countCoverage(_ rules: NamespaceRules, _ operation: DatabaseOperation, _ root: DataNode?, _ auth: AuthValue, _ now: Double, _ capture: DecisionCapture?) {
+        // A large write is neither kept for the page nor queued for coverage: either would keep
+        // its whole value (and deciding it again would cost its size again).
+        guard capture != nil || coverage != nil else { return }
+        let weight = OperationWeight.of(operation, cap: OperationWeight.recordedCap)
+        guard weight <= OperationWeight.recordedCap else {
+            coverage?.skip()
+            return
+        }
         capture?.keep(RecordedDecision(rules: rules, operation: operation, root: root, auth: auth, now: now))
-        coverage?.record(CoverageRecorder.Job(namespace: name, rules: rules.loaded, operation: operation, root: root, auth: auth, now: now))
+        coverage?.record(CoverageRecorder.Job(namespace: name, rules: rules.loaded, operation: operation, root: root, auth: auth, now: now, weight: weight))
     }
 
     // MARK: - Writes

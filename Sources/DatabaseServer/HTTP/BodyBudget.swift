@@ -58,13 +58,15 @@ package final class BodyBudget: Sendable {
             if given > 0 { budget.release(given) }
         }
 
-        /// Gives back everything this request reserved.
-        func end() {
+        /// Gives back everything this request reserved; returns how much that was.
+        @discardableResult
+        func end() -> Int {
             let bytes = held.withLock { value in
                 defer { value = 0 }
                 return value
             }
             if bytes > 0 { budget.release(bytes) }
+            return bytes
         }
 
         /// The request being handled's lease (nil: no budget applies, as in unit tests of the

@@ -3,8 +3,9 @@
 /// or the connection got an error answer and is to be drained, then closed.
 enum ConnectionActivity: Sendable {
     /// A request head arrived. `longLived`: a stream (`Accept: text/event-stream`) or a
-    /// WebSocket upgrade, closed at once when the server shuts down.
-    case requestStarted(longLived: Bool)
+    /// WebSocket upgrade, closed at once when the server shuts down; `client` names who opens
+    /// it (``RequestOrigin/client``), for the connections each client may hold.
+    case requestStarted(longLived: Bool, client: String? = nil)
     /// A response was sent whole.
     case responseEnded
     /// An error answer is being sent: read and drop what the client still sends (so it can read

@@ -16,7 +16,8 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head(let head) = unwrapInboundIn(data) {
             let stream = head.headerFields[.accept]?.contains("text/event-stream") == true || head.headerFields[.upgrade] != nil
-            context.triggerUserOutboundEvent(ConnectionActivity.requestStarted(longLived: stream), promise: nil)
+            let client = stream ? RequestOrigin(origin: head.headerFields[.origin], fetchSite: head.headerFields[RequestOrigin.secFetchSite]).client : nil
+            context.triggerUserOutboundEvent(ConnectionActivity.requestStarted(longLived: stream, client: client), promise: nil)
         }
         context.fireChannelRead(data)
     }

@@ -30,7 +30,9 @@ struct RESTResponder: HTTPResponder {
     /// itself, and given back when the answer is made.
     func respond(to request: Request, context: Context) async throws -> Response {
         let scope = RequestScope(request, bodies: bodies)
-        defer { scope.lease.end() }
+        defer {
+            if scope.lease.end() >= MallocArenas.largeRequestBytes { MallocArenas.giveBack() }
+        }
         let record = RequestRecord(
             transport: "rest", method: request.method.rawValue, namespace: registry.defaultName, path: "/", identity: "-",
             uid: nil, verdict: "allowed", status: 200, reason: nil, milliseconds: 0, time: Date())

@@ -98,10 +98,21 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         switch activity {
-        case .requestStarted(let isLongLived):
+        case .requestStarted(let isLongLived, let client):
             inProgress += 1
             longLived = longLived || isLongLived
             headArrived()
+            if isLongLived, let client, let id, let table, !table.holdLongLived(id, client: client) {
+                // Over the client's share: answered below the HTTP layer, then closed.
+                guard !answered else { break }
+                answered = true
+                drain(context: context)
+                let channel = context.channel
+                let answer = ParserErrorHandler.rawAnswer(status: "503 Service Unavailable", json: ConnectionTable.overShareJSON(table.perClient))
+                context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: answer))).whenComplete { _ in
+                    channel.close(mode: .output, promise: nil)
+                }
+            }
         case .responseEnded:
             inProgress = max(0, inProgress - 1)
             if inProgress == 0 {
