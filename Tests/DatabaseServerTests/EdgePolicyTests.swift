@@ -16,6 +16,10 @@ import Testing
         ("evil.example", false), ("evil.example:9000", false), ("localhost.evil.example", false),
         ("127.0.0.1.nip.io", false), ("256.1.1.1", false), ("1.2.3", false), ("", false),
         ("localhost:abc", false), ("user@localhost", false), ("[::1", false), ("myhost.lan", false),
+        // Strict: a bracketed host is an IPv6 address, a port is 1–5 ASCII digits up to 65535.
+        ("[a:evil.example]", false), ("[a:evil.example]:9000", false), ("[::1]:65535", true), ("[::1]:65536", false),
+        ("localhost:65536", false), ("localhost:99999", false), ("localhost:000009000", false), ("localhost:", false),
+        ("localhost:\u{663}", false), ("local host", false), ("localhost\u{0}", false), ("lo_calhost", false),
     ]
 
     @Test(arguments: hosts) func hostNamesMustBeLoopbackOrAllowed(authority: String?, allowed: Bool) {

@@ -66,6 +66,30 @@ import Testing
         try #require(JSONSerialization.jsonObject(with: Data(String(buffer: buffer).utf8)) as? [String: Any])
     }
 
+    /// The inspector's data answers this machine's pages and clients only: another site's page
+    /// gets nothing (through 0.0.0.0: `test_budgets.py`).
+    @Test func inspectEndpointsAnswerThisMachineOnly() async throws {
+        try await setup().app.test(.router) { client in
+            try await client.execute(uri: "/.inspect/coverage.json", method: .get) { r in
+                #expect(r.status == .ok)
+            }
+            for headers: HTTPFields in [[.origin: "https://evil.example"], [RequestOrigin.secFetchSite: "cross-site"]] {
+                try await client.execute(uri: "/.inspect/coverage.json", method: .get, headers: headers) { r in
+                    #expect(r.status == .unauthorized)
+                    #expect(!String(buffer: r.body).contains(".read"))
+                }
+                var admin = headers
+                admin[.authorization] = "Bearer owner"
+                try await client.execute(uri: "/.inspect/rules.json", method: .get, headers: admin) { r in
+                    #expect(r.status == .unauthorized)
+                }
+            }
+            try await client.execute(uri: "/.inspect/coverage.json", method: .get, headers: [.origin: "http://localhost:5173"]) { r in
+                #expect(r.status == .ok)
+            }
+        }
+    }
+
     @Test func thePageIsServedAtTheRootWithoutBreakingRESTReads() async throws {
         try await setup().app.test(.router) { client in
             try await client.execute(uri: "/", method: .get) { r in

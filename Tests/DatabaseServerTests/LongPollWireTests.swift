@@ -107,7 +107,18 @@ import Testing
     @Test func closeWithAndWithoutAPacketNumber() {
         #expect(LongPollScript.close() == "pLPCommand('close');\n")
         #expect(LongPollScript.close(afterPacket: 22) == "pLPCommand('close',22);\n")
-        #expect(LongPollScript.comment("a */ b\nc") == "/* rules serve: a * / bc */\n")
+        #expect(LongPollScript.comment("a */ b\nc") == "/* rules serve: a * / b?c */\n")
+    }
+
+    /// No reason can close the comment early: a `*/` followed by a combining mark is one
+    /// character to Swift but `*/` to a script engine; a trailing `*` would meet the closing `/`.
+    @Test(arguments: ["x */\u{301} alert(1) /*", "x *\u{301}/ y", "*/*/", "ends with *", "\u{2028}*/\u{2029}"])
+    func aCommentCannotBeClosedEarly(_ reason: String) {
+        let script = LongPollScript.comment(reason)
+        let body = script.dropFirst(3).dropLast(3)
+        #expect(!body.unicodeScalars.map(String.init).joined().contains("*/"))
+        #expect(body.unicodeScalars.allSatisfy { $0.isASCII })
+        #expect(script.hasSuffix(" */\n"))
     }
 
     @Test func theDisconnectFrameSaysDisconnOnPagehideWithAKeepaliveRequest() {

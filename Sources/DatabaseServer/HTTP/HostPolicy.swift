@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which `Host` (HTTP/1.1) or `:authority` (HTTP/2) values the server answers, against DNS
 /// rebinding: a page on `evil.example` whose name is made to resolve to 127.0.0.1 reaches the
 /// server with `Host: evil.example`, so a host *name* must be a loopback name (`localhost`,
@@ -23,21 +25,43 @@ package struct HostPolicy: Sendable, Hashable {
     }
 
     /// The host of an authority (`name:port`, `[v6]:port`), lowercased, without a trailing dot;
-    /// nil when it is not one (empty, user info, a bad port).
+    /// nil when it is not one. Strict: the port, when there is a colon, is 1 to 5 ASCII digits
+    /// up to 65535; a bracketed host is an IPv6 address; a name is ASCII letters, digits,
+    /// hyphens and dots (no user info, path, spaces or other characters).
     static func host(ofAuthority authority: String) -> String? {
         var text = Substring(authority)
-        if text.isEmpty || text.contains("@") || text.contains("/") { return nil }
+        if text.isEmpty || !text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) { return nil }
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { return nil }
             let rest = text[text.index(after: close)...]
-            guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().allSatisfy(\.isNumber)) else { return nil }
-            return String(text[...close]).lowercased()
+            guard rest.isEmpty || (rest.hasPrefix(":") && isPort(rest.dropFirst())) else { return nil }
+            let literal = String(text[...close]).lowercased()
+            return isIPv6(literal.dropFirst().dropLast()) ? literal : nil
         }
         if let colon = text.lastIndex(of: ":") {
-            guard text[text.index(after: colon)...].allSatisfy(\.isNumber) else { return nil }
+            guard isPort(text[text.index(after: colon)...]) else { return nil }
             text = text[..<colon]
         }
-        return normalized(String(text))
+        let name = normalized(String(text))
+        guard !name.isEmpty, name.utf8.allSatisfy({ ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else {
+            return nil
+        }
+        return name
+    }
+
+    /// A port: 1 to 5 ASCII digits, at most 65535.
+    static func isPort(_ text: Substring) -> Bool {
+        guard (1...5).contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let n = Int(text) else { return false }
+        return n <= 65535
+    }
+
+    /// Whether text is an IPv6 address (as the system's `inet_pton` reads one; a zone after `%`
+    /// is allowed).
+    static func isIPv6(_ text: Substring) -> Bool {
+        let address = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard !address.isEmpty else { return false }
+        var storage = in6_addr()
+        return inet_pton(AF_INET6, String(address), &storage) == 1
     }
 
     /// A host name lowercased, without a trailing dot.
@@ -55,8 +79,7 @@ package struct HostPolicy: Sendable, Hashable {
     /// An IPv4 literal in dotted decimal (four numbers 0–255), or an IPv6 literal in brackets.
     static func isIPLiteral(_ host: String) -> Bool {
         if host.hasPrefix("[") && host.hasSuffix("]") {
-            let inner = host.dropFirst().dropLast()
-            return inner.contains(":") && inner.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." || $0 == "%" || $0.isLetter }
+            return isIPv6(host.dropFirst().dropLast())
         }
         return ipv4(host) != nil
     }

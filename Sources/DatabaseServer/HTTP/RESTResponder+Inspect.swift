@@ -64,10 +64,17 @@ extension RESTResponder {
     // MARK: - Endpoints
 
     func inspectEndpoint(
-        _ target: RequestTarget, request: Request, method: HTTPRequest.Method, identity: Identity, namespace: Namespace,
+        _ target: RequestTarget, request: Request, scope: RequestScope, method: HTTPRequest.Method, identity: Identity, namespace: Namespace,
         channel: any Channel
     ) async throws(ServerError) -> Response {
         guard method == .get || method == .head else { throw ServerError(.methodNotAllowed, "Use GET on /.inspect endpoints") }
+        // The inspector's data (the rules' text, coverage, requests) is for this machine's pages
+        // and clients only, as the administrator is.
+        guard scope.origin.allowsAdministrator else {
+            throw ServerError(
+                .permissionDenied, "Permission denied",
+                explanation: "/.inspect endpoints answer only pages and clients on this machine (a loopback Host, and no other site's Origin)")
+        }
         let segments = target.segments
         let name = "/" + segments.joined(separator: "/") + ".json"
         switch segments {

@@ -97,7 +97,7 @@ struct RESTResponder: HTTPResponder {
             guard target.segments == [".settings", "rules"] else { throw ServerError(.notFound, "Not found: \(record.path)") }
             return try await rulesEndpoint(request, scope: scope, method: method, options: options, identity: identity, namespace: namespace)
         case ".inspect":
-            return try await inspectEndpoint(target, request: request, method: method, identity: identity, namespace: namespace, channel: channel)
+            return try await inspectEndpoint(target, request: request, scope: scope, method: method, identity: identity, namespace: namespace, channel: channel)
         default: break
         }
         if target.segments.last == ".priority" {

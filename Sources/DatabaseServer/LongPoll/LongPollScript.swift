@@ -32,9 +32,18 @@ enum LongPollScript {
     }
 
     /// An answer for a request that cannot be served: a comment with the reason, so that the
-    /// script loads and does nothing.
+    /// script loads and does nothing. The reason is cut down to printable ASCII first (anything
+    /// else becomes `?`), then every `*/` is broken: working on characters, a `*/` followed by a
+    /// combining mark would be one character and survive, and close the comment early.
     static func comment(_ text: String) -> String {
-        "/* rules serve: " + text.replacingOccurrences(of: "*/", with: "* /").filter { $0 != "\n" && $0 != "\r" } + " */\n"
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let safe = (0x20...0x7E).contains(scalar.value) ? scalar : "?"
+            if safe == "/", scalars.last == "*" { scalars.append(" ") }
+            scalars.append(safe)
+        }
+        if scalars.last == "*" { scalars.append(" ") }
+        return "/* rules serve: " + String(scalars) + " */\n"
     }
 
     /// JSON as script source: U+2028 and U+2029 escaped (older engines end a string at them).
