@@ -52,7 +52,8 @@ let package = Package(
             dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax"],
             swiftSettings: swiftSettings
         ),
-        // Witnesses for lint findings: counterexamples run through the engine.
+        // The lints (one type per lint, listed in one registry), the access model and its threat
+        // classes, and the witness search that runs their counterexamples through the engine.
         .target(
             name: "RulesLint",
             dependencies: ["DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax"],
@@ -99,7 +100,7 @@ let package = Package(
         // `rules lsp`: the language server (JSON-RPC over standard input and output) for editors.
         .target(
             name: "RulesLanguageServer",
-            dependencies: ["RulesCompiler", "RulesSyntax"],
+            dependencies: ["RulesLint", "RulesCompiler", "RulesSyntax"],
             swiftSettings: swiftSettings
         ),
         // Subcommands and reporters (a library so that tests can run them in-process).
@@ -139,7 +140,9 @@ let package = Package(
             name: "RulesRuntimeTests", dependencies: ["RulesTestSupport", "RulesRuntime", "RulesCompiler", "RulesSyntax"], exclude: ["Golden"],
             swiftSettings: swiftSettings),
         .testTarget(name: "DatabaseRulesTests", dependencies: ["RulesTestSupport", "DatabaseRules"], swiftSettings: swiftSettings),
-        .testTarget(name: "RulesLintTests", dependencies: ["RulesTestSupport", "RulesLint", "DatabaseRules"], exclude: ["Golden"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RulesLintTests", dependencies: ["RulesTestSupport", "RulesLint", "DatabaseRules", "RulesCompiler", "RulesSyntax"], exclude: ["Golden"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "RulesTestingTests", dependencies: ["RulesTestSupport", "RulesTesting", "RulesCoverage"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ReferenceTests", dependencies: ["RulesTestSupport", "RulesRuntime", "RulesCompiler", "RulesSyntax"],

@@ -6,6 +6,3 @@
 @_exported import RulesRuntime
 @_exported import RulesSyntax
 @_exported import enum RulesCompiler.RuleKind
-@_exported import struct RulesCompiler.LintFinding
-@_exported import struct RulesCompiler.LintConfiguration
-@_exported import enum RulesCompiler.LintCode

@@ -1,5 +1,6 @@
 import Foundation
 import RulesCompiler
+import RulesLint
 import RulesSyntax
 
 extension CheckCommand {

@@ -345,7 +345,7 @@ package struct DiagnosticReporter: Sendable {
     /// `tags` (the lint's category) and, for security lints, `security-severity`.
     static func ruleProperties(_ code: DiagnosticCode) -> JSONText {
         guard let lint = LintCode(code) else { return .object([("tags", .array([.string("compile")]))]) }
-        var members: [(String, JSONText)] = [("tags", .array([.string("lint"), .string(lint.category)]))]
+        var members: [(String, JSONText)] = [("tags", .array([.string("lint"), .string(lint.category.rawValue)]))]
         if let severity = lint.securitySeverity {
             members.append(("security-severity", .string(String(format: "%.1f", severity))))
         }

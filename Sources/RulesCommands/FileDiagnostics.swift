@@ -1,4 +1,5 @@
 import RulesCompiler
+import RulesLint
 import RulesSyntax
 
 /// The diagnostics of one checked file, with the file to render them against.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RulesCompiler
 import RulesLanguageServer
+import RulesLint
 import RulesSyntax
 
 /// `rules lsp`: the language server for editors, over standard input and output.

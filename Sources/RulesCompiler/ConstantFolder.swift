@@ -77,7 +77,7 @@ package enum ConstantFolder {
 
     /// Strict equality of two constants (strings by their bytes); the linter's abstract
     /// evaluator uses it too.
-    static func equal(_ a: Constant, _ b: Constant) -> Bool {
+    package static func equal(_ a: Constant, _ b: Constant) -> Bool {
         switch (a, b) {
         case (.null, .null): true
         case (.bool(let x), .bool(let y)): x == y

@@ -6,7 +6,8 @@ extension DiagnosticCode {
 }
 
 /// Every diagnostic code with its documentation: the source of SARIF rule descriptions and of
-/// `docs/diagnostics.md` (a test keeps the two in step).
+/// `docs/diagnostics.md` (a test keeps the two in step). The compiler's codes are here; the lints'
+/// come from their registry in `RulesLint`, which adds `all` (both) and `entry(_:)`.
 package enum DiagnosticCatalog {
     /// One documented code.
     package struct Entry: Sendable {
@@ -20,13 +21,13 @@ package enum DiagnosticCatalog {
         package let help: String
     }
 
-    static func e(_ code: DiagnosticCode, _ severity: Severity, _ summary: String, _ help: String) -> Entry {
+    package static func e(_ code: DiagnosticCode, _ severity: Severity, _ summary: String, _ help: String) -> Entry {
         let name = code.rawValue.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         return Entry(code: code, severity: severity, name: name, summary: summary, help: help)
     }
 
-    /// All codes, grouped by phase, lints last.
-    package static let all: [Entry] = [
+    /// The compiler's codes, grouped by phase.
+    package static let compilerEntries: [Entry] = [
         e(.unreadableFile, .error, "The file cannot be read.", "The path does not exist or is not readable."),
         e(.rulesFileLarge, .warning, "A rules file larger than the documented 256 KB.", "Firebase documents a limit of 256 KB for rules files (a dry run accepted a little more); a real deploy may fail. Split long rules or remove repetition."),
         e(.rulesFileTooLarge, .error, "A rules file larger than 10 MB.", "The file is not read at all; the limit bounds the work one compilation can take."),
@@ -70,8 +71,5 @@ package enum DiagnosticCatalog {
         e(.regexUnsupported, .error, "A regular expression feature the rules language lacks.", "No lookaround, (?:), named groups, backreferences, \\b, or \\u escapes."),
         e(.regexSyntax, .error, "A malformed regular expression.", "Unbalanced parentheses or brackets, nothing to repeat, bad {} bounds."),
         e(.regexCompile, .error, "A regular expression the engine cannot compile.", "The message gives the regular-expression engine's reason."),
-    ] + LintCatalog.entries
-
-    /// The entry of a code.
-    package static func entry(_ code: DiagnosticCode) -> Entry? { all.first { $0.code == code } }
+    ]
 }

@@ -1,4 +1,5 @@
 import RulesCompiler
+import RulesLint
 import RulesSyntax
 
 /// `textDocument/codeAction`: for `query-without-index`, add the missing `.indexOn` entry; for

@@ -1,4 +1,5 @@
 import RulesCompiler
+import RulesLint
 import RulesSyntax
 
 /// Where the server's diagnostics come from: a function from a file to its findings.

@@ -2,9 +2,9 @@ import DatabaseRules
 import RulesCompiler
 import RulesSyntax
 
-/// Everything `rules check` reports about a file that compiles: the static lints, the threat
-/// classes decided on the access model, and the witness of every security finding, searched
-/// with the engine. `Ruleset.lintFindings` (this module) gives the same.
+/// Everything `rules check` reports about a file that compiles: the static lints, the lints
+/// decided on the access model, and the witness of every security finding, searched with the
+/// engine. `Ruleset.lintFindings` (this module) gives the same.
 package enum LintRun {
     /// The findings of `file`, compiled as `result`; nothing when it has errors.
     package static func findings(_ result: CompilationResult, file: SourceFile, configuration: LintConfiguration = .default) -> [LintFinding] {
@@ -18,11 +18,12 @@ package enum LintRun {
     /// The findings of compiled `rules` whose checked tree is `tree`.
     package static func findings(tree: RuleNode, rules: Ruleset, file: SourceFile, configuration: LintConfiguration = .default) -> [LintFinding] {
         var modelled: [LintFinding] = []
-        if AccessThreats.all.contains(where: { configuration.enabled.contains($0.code) }) {
+        let lints = Lints.modelLints.filter { configuration.enabled.contains($0.code) }
+        if !lints.isEmpty {
             let model = AccessModel.build(rules: rules, tree: tree)
             var context = ThreatContext(model: model, runner: AccessRunner(rules: rules, tree: tree), tree: tree)
-            for threat in AccessThreats.all where configuration.enabled.contains(threat.code) {
-                modelled += threat.findings(&context)
+            for lint in lints {
+                modelled += lint.check(&context)
             }
         }
         let found = Linter.lint(tree, file: file, configuration: configuration, modelled: modelled)

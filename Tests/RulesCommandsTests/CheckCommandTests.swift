@@ -4,6 +4,7 @@ import Testing
 
 @testable import RulesCommands
 @testable import RulesCompiler
+@testable import RulesLint
 @testable import RulesSyntax
 
 /// The real-world corpus carried in `Tests/Data/corpus`.
@@ -279,7 +280,7 @@ enum RulesBinary {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         let result = CheckCommand.check(try dir.write("r.json", Self.lintRules))
-        #expect(result.diagnostics.map(\.code) == [.publicRead, .unvalidatedWrite])
+        #expect(result.diagnostics.map(\.code) == [LintCode.publicRead.diagnosticCode, LintCode.unvalidatedWrite.diagnosticCode])
         #expect(result.lints.count == 2)
         #expect(CheckCommand.exitCode([result]) == 0)
         #expect(CheckCommand.exitCode([CheckCommand.strict(result)]) == 1)
@@ -312,7 +313,7 @@ enum RulesBinary {
             #expect((rule["defaultConfiguration"] as? [String: Any])?["level"] as? String == "warning")
             #expect(rule["helpUri"] as? String == RulesTool.documentationBase + "lints.md#\(lint.rawValue)")
             let properties = try #require(rule["properties"] as? [String: Any])
-            #expect((properties["tags"] as? [String])?.contains(lint.category) == true)
+            #expect((properties["tags"] as? [String])?.contains(lint.category.rawValue) == true)
             #expect((properties["security-severity"] as? String).flatMap(Double.init) == lint.securitySeverity)
         }
         let results = try #require(run["results"] as? [[String: Any]])

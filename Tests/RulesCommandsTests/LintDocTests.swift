@@ -54,6 +54,23 @@ enum LintDoc {
         #expect(headings == LintCode.allCases.map(\.rawValue))
     }
 
+    /// The index table comes from the registry: one row per lint, in registry order.
+    @Test func indexMatchesTheRegistry() {
+        var rows: [String] = []
+        var inIndex = false
+        for line in LintDoc.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("## ") { inIndex = line == "## Index" }
+            if inIndex && line.hasPrefix("| [`") { rows.append(line) }
+        }
+        let expected = Lints.all.map { lint in
+            let code = lint.code.rawValue
+            let severity = lint.securitySeverity.map { String(format: "%.1f", $0) } ?? "—"
+            let summary = lint.summary.replacingOccurrences(of: "|", with: "\\|")
+            return "| [`\(code)`](#\(code)) | \(lint.category.rawValue) | \(severity) | \(summary) |"
+        }
+        #expect(rows == expected, "the index of docs/lints.md should read:\n\(expected.joined(separator: "\n"))")
+    }
+
     @Test(arguments: LintDoc.sections)
     func sectionMatchesTheCatalog(_ section: DocSection) throws {
         let entry = try #require(DiagnosticCatalog.entry(DiagnosticCode(rawValue: section.code)))

@@ -4,6 +4,7 @@ import Testing
 
 @testable import RulesCommands
 @testable import RulesCompiler
+@testable import RulesLint
 @testable import RulesSyntax
 
 @Suite struct ProjectConfigurationTests {
@@ -96,7 +97,7 @@ import Testing
         let text = #"{"rules": {".read": true, "a": {"$b": {".write": "auth != null"}}}}"#
         let c = try ProjectConfiguration.parse("lints:\n  public-read: error\n  unvalidated-write: off\n", path: ".database-rules.yaml")
         let result = CheckCommand.check(bytes: Array(text.utf8), path: "t.json", lints: c.lintConfiguration())
-        #expect(result.diagnostics.map(\.code) == [.publicRead])
+        #expect(result.diagnostics.map(\.code) == [LintCode.publicRead.diagnosticCode])
         #expect(result.diagnostics.first?.severity == .error)
         #expect(CheckCommand.exitCode([result]) == 1)
         // The command line wins: --disable turns off what the file raised.
@@ -170,8 +171,8 @@ import Testing
         let a = try prints(before), b = try prints(after)
         #expect(!a.isEmpty && a == b)
         var counter = FingerprintCounter()
-        let one = counter.next(code: .publicRead, location: .string("x"), anchor: "/ .read")
-        let two = counter.next(code: .publicRead, location: .string("x"), anchor: "/ .read")
+        let one = counter.next(code: LintCode.publicRead.diagnosticCode, location: .string("x"), anchor: "/ .read")
+        let two = counter.next(code: LintCode.publicRead.diagnosticCode, location: .string("x"), anchor: "/ .read")
         #expect(one.dropLast(2) == two.dropLast(2) && one.hasSuffix(":0") && two.hasSuffix(":1"))
     }
 
