@@ -22,12 +22,11 @@ enum PublicWriteLint: StaticLint {
         let why = g.constant ? "this \(g.kind.key) is true" : "this \(g.kind.key) is true when auth is null"
         let op: LintWitness.Step.Operation = g.kind == .read ? .read : .set
         var message = "Anyone, signed in or not, can \(g.kind == .read ? "read" : "write") \(what): \(why), and no rule below can take the grant back."
-        var witnesses = WitnessPlanner.single(g.node, op, identities: [.anonymous], existing: op == .read, note: "granted by this \(g.kind.key)") {
+        let witnesses = WitnessPlanner.single(g.node, op, identities: [.anonymous], existing: op == .read, note: "granted by this \(g.kind.key)") {
             op == .read ? nil : WitnessPlanner.sample(g.node, uid: $0)
         }
         if let path = g.unvalidatedAt {
             message += " Nothing checks what is stored: there is no .validate at \(path) or below it."
-            witnesses = []
         }
         message += UnvalidatedWriteLint.sameBelow(g.unvalidatedBelow)
         return LintFinding(code: code, message: message, range: g.range, anchor: g.anchor, witnessCandidates: witnesses)
