@@ -18,7 +18,9 @@ enum MallocArenas {
         typealias Trim = @convention(c) (Int) -> Int32
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
         let trim = unsafeBitCast(symbol, to: Trim.self)
+        // Now, and once more when what the request's tasks still held is freed too.
         DispatchQueue.global(qos: .utility).async { _ = trim(0) }
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(500)) { _ = trim(0) }
         #endif
     }
 
