@@ -252,7 +252,7 @@ package final class RulesServer: Sendable {
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [MalformedRequestHandler()], idleTimeout: idle)
         let shouldUpgrade: @Sendable (HTTPRequest, any Channel, Logger) async throws -> ShouldUpgradeResult<WebSocketDataHandler<HTTP1WebSocketUpgradeChannel.Context>> = { request, channel, _ in
-            guard let target = request.path, target == "/.ws" || target.hasPrefix("/.ws?") else { return .dontUpgrade }
+            guard let target = request.path, Route.of(path: target) == .webSocket else { return .dontUpgrade }
             guard hosts.allows(authority: request.authority) else {
                 // Answered below the HTTP layer (a refused upgrade is otherwise a bare 400).
                 let answer = ParserErrorHandler.rawAnswer(status: "403 Forbidden", json: EdgeResponder.hostRefusedJSON(request.authority ?? ""))
@@ -275,7 +275,7 @@ package final class RulesServer: Sendable {
             }
             let session = WireSession(
                 namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host,
-                session: "rules-serve-\(sessions.next())", explainDenials: explain, transport: "ws", origin: browser, pending: pending
+                session: "rules-serve-\(sessions.next())", explainDenials: explain, transport: .ws, origin: browser, pending: pending
             ) {
                 // What waits is dropped with the connection (the writer may be blocked on it).
                 channel.close(promise: nil)

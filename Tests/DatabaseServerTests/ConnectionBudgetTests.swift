@@ -13,7 +13,7 @@ import Testing
         let registry = NamespaceRegistry(defaultName: "demo", rules: .open, coverage: nil)
         let wire = WireSession(
             namespace: registry.namespace("demo"), registry: registry, log: RequestLog(format: .quiet), limits: limits, host: "127.0.0.1",
-            session: "test", explainDenials: false, transport: "ws", origin: .local)
+            session: "test", explainDenials: false, transport: .ws, origin: .local)
         return (wire, wire.stream.makeAsyncIterator())
     }
 
@@ -121,7 +121,7 @@ import Testing
         let registry = NamespaceRegistry(defaultName: "demo", rules: .open, coverage: nil)
         func wire(_ n: Int) -> WireSession {
             WireSession(namespace: registry.namespace("demo"), log: RequestLog(format: .quiet), limits: limits, host: "127.0.0.1",
-                        session: "s\(n)", explainDenials: false, transport: "lp", origin: .unknown)
+                        session: "s\(n)", explainDenials: false, transport: .lp, origin: .unknown)
         }
         let foreign = RequestOrigin(fetchSite: "cross-site").client
         let opened = try (0..<2).map { try sessions.open(wire: wire($0), callback: "1", client: foreign) }

@@ -13,7 +13,7 @@ import Testing
 @Suite struct RequestLogTests {
     static func record(_ path: String) -> RequestRecord {
         RequestRecord(
-            transport: "rest", method: "GET", namespace: "default", path: path, identity: "-", uid: nil, verdict: "allowed",
+            transport: .rest, method: "GET", namespace: "default", path: path, identity: "-", uid: nil, verdict: .allowed,
             status: 200, reason: nil, milliseconds: 0, time: Date())
     }
 

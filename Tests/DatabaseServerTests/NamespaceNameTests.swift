@@ -64,7 +64,7 @@ import Testing
 
     static func record(namespace: String = "default", path: String = "/a", identity: String = "anonymous", reason: String? = nil) -> RequestRecord {
         RequestRecord(
-            transport: "rest", method: "GET", namespace: namespace, path: path, identity: identity, uid: nil, verdict: "denied",
+            transport: .rest, method: "GET", namespace: namespace, path: path, identity: identity, uid: nil, verdict: .denied,
             status: 401, reason: reason, milliseconds: 1, time: .init(timeIntervalSince1970: 0))
     }
 

@@ -15,7 +15,7 @@ import Testing
     @Test func theRequestLogWritesThroughItsConsole() {
         let captured = Captured()
         let log = RequestLog(format: .text, console: captured.console)
-        log.record(StaleVerdictTests.record(transport: "ws", method: "p", status: 0, reason: "a retry"))
+        log.record(StaleVerdictTests.record(transport: .ws, method: "p", status: 0, reason: "a retry"))
         #expect(captured.text.withLock { $0 } == "RETRY p demo/counter (uid alice) 0 1.5 ms\n     a retry\n")
     }
 
@@ -26,7 +26,7 @@ import Testing
         let sessions = LongPollSessions(limits: limits, console: captured.console)
         let registry = NamespaceRegistry(defaultName: "demo", rules: .open, coverage: nil)
         let wire = WireSession(namespace: registry.namespace("demo"), log: RequestLog(format: .quiet, console: captured.console), limits: limits,
-                               host: "127.0.0.1", session: "rules-serve-1-test", explainDenials: false, transport: "lp", origin: .local)
+                               host: "127.0.0.1", session: "rules-serve-1-test", explainDenials: false, transport: .lp, origin: .local)
         _ = try sessions.open(wire: wire, callback: "1")
         let runner = Task { await sessions.run() }
         for _ in 0..<50 where sessions.count > 0 { try await Task.sleep(for: .milliseconds(100)) }

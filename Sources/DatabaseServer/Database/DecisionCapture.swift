@@ -1,12 +1,11 @@
 import Synchronization
 
 /// Keeps the last rules decision a request caused, so that the request log can explain it
-/// later. A transport sets ``current`` for the time it handles one request; the namespace hands
-/// each decision it makes for a caller (administrators are not decided) to it.
+/// later. A door makes one per request (in its ``RequestScope``, or per realtime message), hands
+/// it to ``RequestPipeline/run(_:capture:logged:status:failureStatus:_:)`` and to each namespace
+/// call it makes for the request; the namespace hands it each decision it makes for a caller
+/// (administrators are not decided). A call without one records nothing for the page.
 package final class DecisionCapture: Sendable {
-    /// The capture of the request being handled by this task, if any.
-    @TaskLocal package static var current: DecisionCapture?
-
     private let last = Mutex<RecordedDecision?>(nil)
 
     /// An empty capture.

@@ -69,10 +69,9 @@ package final class Namespace: Sendable {
     /// Reads a location (or a query on it) for `identity`: the rules' `.read` must allow it, and
     /// a query that orders by a child or by value needs the `.indexOn` for it.
     package func read(
-        _ keys: [String], query: Query = Query(), as identity: Identity, now: Double, requireIndex: Bool = true
+        _ keys: [String], query: Query = Query(), as identity: Identity, now: Double, requireIndex: Bool = true, capture: DecisionCapture? = nil
     ) async throws(ServerError) -> (database: Database, node: DataNode?) {
-        let capture = DecisionCapture.current
-        return try await executor.read {
+        try await executor.read {
             Result { () throws(ServerError) -> (database: Database, node: DataNode?) in
                 let snapshot = self.snapshot()
                 try self.authorizeRead(keys, query: query, identity: identity, snapshot: snapshot, now: now, requireIndex: requireIndex, capture: capture)
@@ -149,16 +148,19 @@ package final class Namespace: Sendable {
     /// whatever the hash), then the condition (a stale attempt is reported before the rules are
     /// asked, so that a transaction computed from old data is retried, not denied), then the
     /// rules.
-    package func write(_ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil) async throws(ServerError) -> WriteOutcome {
-        try await write(as: identity, now: now, condition: condition) { _ throws(ServerError) in operation }
+    package func write(
+        _ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil, capture: DecisionCapture? = nil
+    ) async throws(ServerError) -> WriteOutcome {
+        try await write(as: identity, now: now, condition: condition, capture: capture) { _ throws(ServerError) in operation }
     }
 
     /// Sets the priority of the node at `keys`, keeping its value: the read of the node and the
     /// write of it with its new priority are one step, so no write falls in between. The caller
     /// must be allowed to read the node (the rules then decide the set).
-    package func setPriority(at keys: [String], to priority: DataInput, as identity: Identity, now: Double) async throws(ServerError) -> WriteOutcome {
-        let capture = DecisionCapture.current
-        return try await write(as: identity, now: now, condition: nil) { (snapshot: Snapshot) throws(ServerError) -> DatabaseOperation in
+    package func setPriority(
+        at keys: [String], to priority: DataInput, as identity: Identity, now: Double, capture: DecisionCapture? = nil
+    ) async throws(ServerError) -> WriteOutcome {
+        try await write(as: identity, now: now, condition: nil, capture: capture) { (snapshot: Snapshot) throws(ServerError) -> DatabaseOperation in
             try self.authorizeRead(keys, query: Query(), identity: identity, snapshot: snapshot, now: now, capture: capture)
             guard let node = DataNode.node(snapshot.database.root, at: DataPath(keys: keys)) else {
                 throw ServerError(.badRequest, "No data at \(Self.path(keys)) to set a priority on")
@@ -168,11 +170,10 @@ package final class Namespace: Sendable {
     }
 
     private func write(
-        as identity: Identity, now: Double, condition: Condition?,
+        as identity: Identity, now: Double, condition: Condition?, capture: DecisionCapture?,
         operation make: @escaping @Sendable (Snapshot) throws(ServerError) -> DatabaseOperation
     ) async throws(ServerError) -> WriteOutcome {
-        let capture = DecisionCapture.current
-        return try await executor.write {
+        try await executor.write {
             Result { () throws(ServerError) -> WriteOutcome in
                 try self.decideAndCommit(as: identity, now: now, condition: condition, capture: capture, operation: make)
             }
@@ -226,8 +227,10 @@ package final class Namespace: Sendable {
     /// ``write(_:as:now:condition:)``, returning once a committed write is on disk (at once
     /// without durable storage): what a transport that answers each request on its own (REST)
     /// acknowledges after.
-    package func writeDurably(_ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil) async throws(ServerError) -> WriteOutcome {
-        let outcome = try await write(operation, as: identity, now: now, condition: condition)
+    package func writeDurably(
+        _ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil, capture: DecisionCapture? = nil
+    ) async throws(ServerError) -> WriteOutcome {
+        let outcome = try await write(operation, as: identity, now: now, condition: condition, capture: capture)
         if case .committed(_, let durability) = outcome { try await durability.wait() }
         return outcome
     }
@@ -308,10 +311,9 @@ package final class Namespace: Sendable {
     /// the sink gets from the starting value (nil: none), before any write's.
     package func listen(
         _ keys: [String], query: Query = Query(), as identity: Identity, sink: any EventSink, now: Double, requireIndex: Bool = true,
-        initialEvent: @escaping @Sendable (DataNode?) -> DatabaseEvent? = { _ in nil }
+        capture: DecisionCapture? = nil, initialEvent: @escaping @Sendable (DataNode?) -> DatabaseEvent? = { _ in nil }
     ) async throws(ServerError) -> (id: Int, initial: DataNode?) {
-        let capture = DecisionCapture.current
-        return try await executor.read {
+        try await executor.read {
             Result { () throws(ServerError) -> (id: Int, initial: DataNode?) in
                 while true {
                     let snapshot = self.snapshot()

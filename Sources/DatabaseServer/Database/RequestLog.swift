@@ -53,7 +53,7 @@ package final class RequestLog: Sendable {
         switch format {
         case .quiet: break
         case .json: console.write(record.json + "\n")
-        case .text: if record.verdict != "allowed" { console.write(record.text + "\n") }
+        case .text: if record.verdict != .allowed { console.write(record.text + "\n") }
         }
     }
 

@@ -13,9 +13,9 @@ struct RequestPipeline: Sendable {
     protocol Failure: Error {
         /// The line the log keeps.
         var logReason: String { get }
-        /// The verdict the log records: `error`, or ``RequestRecord/staleVerdict`` for a
+        /// The verdict the log records: `error`, or `stale` for a
         /// compare-and-set that found the data changed (the protocol working: the client retries).
-        var verdict: String { get }
+        var verdict: RequestRecord.Verdict { get }
     }
 
     /// Runs one request. `record` says what it is (the transport may fill it in as it learns
@@ -23,12 +23,11 @@ struct RequestPipeline: Sendable {
     /// client was answered for a success (HTTP status, or 0 for WebSocket); a ``ServerError`` is
     /// answered with `failureStatus`. Not `logged`: the page's own polling.
     func run<T>(
-        _ record: RequestRecord, logged: @escaping (RequestRecord) -> Bool = { _ in true }, status: (T) -> Int,
+        _ record: RequestRecord, capture: DecisionCapture, logged: @escaping (RequestRecord) -> Bool = { _ in true }, status: (T) -> Int,
         failureStatus: (ServerError) -> Int, _ body: (inout RequestRecord) async throws -> T
     ) async throws -> T {
         var record = record
         let started = ContinuousClock.now
-        let capture = DecisionCapture()
         defer {
             let elapsed = ContinuousClock.now - started
             record.milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
@@ -36,11 +35,11 @@ struct RequestPipeline: Sendable {
             if logged(record) { log.record(record) }
         }
         do {
-            let result = try await DecisionCapture.$current.withValue(capture) { try await body(&record) }
+            let result = try await body(&record)
             record.status = status(result)
             return result
         } catch let error as ServerError {
-            record.verdict = error.kind == .permissionDenied ? "denied" : "error"
+            record.verdict = error.kind == .permissionDenied ? .denied : .error
             record.reason = error.logReason
             record.status = failureStatus(error)
             throw error
@@ -49,7 +48,7 @@ struct RequestPipeline: Sendable {
             record.reason = failure.logReason
             throw failure
         } catch {
-            record.verdict = "error"
+            record.verdict = .error
             record.reason = "\(error)"
             throw error
         }
@@ -58,5 +57,5 @@ struct RequestPipeline: Sendable {
 
 extension RequestPipeline.Failure {
     /// A transport's failure is an error unless it says otherwise.
-    var verdict: String { "error" }
+    var verdict: RequestRecord.Verdict { .error }
 }

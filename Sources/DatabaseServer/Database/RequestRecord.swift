@@ -4,7 +4,7 @@ import Foundation
 /// One request as the server log and the request list show it.
 package struct RequestRecord: Sendable {
     /// The transport: `rest`, `stream`, `ws` or `lp` (long polling).
-    package var transport: String
+    package var transport: Transport
     /// The method or action: `GET`, `PUT`, `listen`, …
     package var method: String
     /// The namespace.
@@ -15,12 +15,9 @@ package struct RequestRecord: Sendable {
     package var identity: String
     /// `uid`, when the caller has one.
     package var uid: String?
-    /// `allowed`, `denied`, `error`, or ``staleVerdict`` (a stale compare-and-set: a
+    /// `allowed`, `denied`, `error`, or `stale` (a stale compare-and-set: a
     /// transaction's retry).
-    package var verdict: String
-    /// The verdict of a compare-and-set that found the data changed (WebSocket `datastale`,
-    /// REST 412): the client retries; shown as `RETRY` in the text log.
-    package static let staleVerdict = "stale"
+    package var verdict: Verdict
     /// The status answered (HTTP status, or 0 for WebSocket).
     package var status: Int
     /// Why it was denied or refused, in one line.
@@ -39,13 +36,13 @@ package struct RequestRecord: Sendable {
     package var json: String {
         var members = [
             #""time":"# + quoted(ISO8601DateFormatter().string(from: time)),
-            #""transport":"# + quoted(transport),
+            #""transport":"# + quoted(transport.rawValue),
             #""method":"# + quoted(method),
             #""ns":"# + quoted(namespace),
             #""path":"# + quoted(path),
             #""identity":"# + quoted(identity),
             #""uid":"# + (uid.map(quoted) ?? "null"),
-            #""verdict":"# + quoted(verdict),
+            #""verdict":"# + quoted(verdict.rawValue),
             #""status":"# + String(status),
         ]
         members.append(#""rule":"# + (reason.map(quoted) ?? "null"))
@@ -62,10 +59,10 @@ package struct RequestRecord: Sendable {
     package var text: String {
         let fields = [method, namespace + path, identity].map(Self.escaped)
         let label = switch verdict {
-        case "allowed": "   "
-        case "denied": "DENY"
-        case Self.staleVerdict: "RETRY"
-        default: "ERR "
+        case .allowed: "   "
+        case .denied: "DENY"
+        case .stale: "RETRY"
+        case .error: "ERR "
         }
         var line = "\(label) \(fields[0]) \(fields[1]) (\(fields[2])) \(status) \(String(format: "%.1f", milliseconds)) ms"
         if let reason {
@@ -108,4 +105,28 @@ package struct RequestRecord: Sendable {
     }
 
     private func quoted(_ s: String) -> String { JSONText.quote(s) }
+
+    /// What became of a request.
+    package enum Verdict: String, Sendable {
+        /// Done as asked.
+        case allowed
+        /// The rules denied it.
+        case denied
+        /// A compare-and-set found the data changed (the protocol working: the client retries).
+        case stale
+        /// Anything else that went wrong.
+        case error
+    }
+
+    /// The door a request came through.
+    package enum Transport: String, Sendable {
+        /// A REST request.
+        case rest
+        /// A streaming (`text/event-stream`) listen.
+        case stream
+        /// A realtime message on a WebSocket.
+        case ws
+        /// A realtime message over long polling.
+        case lp
+    }
 }

@@ -68,9 +68,5 @@ package final class BodyBudget: Sendable {
             if bytes > 0 { budget.release(bytes) }
             return bytes
         }
-
-        /// The request being handled's lease (nil: no budget applies, as in unit tests of the
-        /// responder alone).
-        @TaskLocal static var current: Lease?
     }
 }

@@ -11,7 +11,7 @@ extension RESTResponder {
     /// that lets more than `maxQueuedBytes` wait is cut off: its connection is closed.
     func stream(
         _ keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace, now: Double, channel: any Channel,
-        export: Bool = false
+        export: Bool = false, capture: DecisionCapture? = nil
     ) async throws(ServerError) -> Response {
         let name = namespace.name, console = log.console
         let (sink, events) = EventStreamSink.make(capacity: limits.maxQueuedEvents, bytes: limits.maxQueuedBytes, shared: pending) {
@@ -19,7 +19,7 @@ extension RESTResponder {
             console.say("stream \(name)\(Namespace.path(keys)): closing the connection: the client reads too slowly")
             channel.close(promise: nil)
         }
-        let (id, initial) = try await namespace.listen(keys, query: options.query, as: identity, sink: sink, now: now)
+        let (id, initial) = try await namespace.listen(keys, query: options.query, as: identity, sink: sink, now: now, capture: capture)
         let initialJSON = initial?.exportJSON(includePriority: export, arrays: !export) ?? "null"
         let keepAlive = limits.keepAliveSeconds
         let continuation = sink.continuation, budget = sink.budget

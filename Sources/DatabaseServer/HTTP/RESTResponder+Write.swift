@@ -36,7 +36,7 @@ extension RESTResponder {
             echo = String(decoding: bytes, as: UTF8.self)
         }
         let condition = ifMatch.map { Namespace.Condition.ifMatch($0) }
-        let outcome = try await namespace.writeDurably(operation, as: identity, now: now, condition: condition)
+        let outcome = try await namespace.writeDurably(operation, as: identity, now: now, condition: condition, capture: scope.capture)
         switch outcome {
         case .stale(let current, let etag):
             // The 412 shows the current value: the namespace compared hashes only after the
@@ -69,13 +69,13 @@ extension RESTResponder {
     ) async throws(ServerError) -> Response {
         let now = Date().millisecondsSince1970
         if method == .get {
-            let node = try await namespace.read(keys, as: identity, now: now).node
+            let node = try await namespace.read(keys, as: identity, now: now, capture: scope.capture).node
             return Self.json(node?.priority.map { DataNode(leaf: $0).exportJSON(includePriority: false) } ?? "null")
         }
         guard method == .put else { throw ServerError(.methodNotAllowed, "Use GET or PUT on .priority") }
         let priority = try await Self.body(request, at: keys, limit: limits.maxBodyBytes, lease: scope.lease)
         // Read and written in one step by the namespace: no write falls in between.
-        if case .committed(_, let durability) = try await namespace.setPriority(at: keys, to: priority, as: identity, now: now) {
+        if case .committed(_, let durability) = try await namespace.setPriority(at: keys, to: priority, as: identity, now: now, capture: scope.capture) {
             try await durability.wait()
         }
         return options.print == .silent ? Self.silent(HTTPFields()) : Self.json(String(describing: priority))

@@ -34,14 +34,14 @@ struct RESTResponder: HTTPResponder {
             if scope.lease.end() >= MallocArenas.largeRequestBytes { MallocArenas.giveBack() }
         }
         let record = RequestRecord(
-            transport: "rest", method: request.method.rawValue, namespace: registry.defaultName, path: "/", identity: "-",
-            uid: nil, verdict: "allowed", status: 200, reason: nil, milliseconds: 0, time: Date())
+            transport: .rest, method: request.method.rawValue, namespace: registry.defaultName, path: "/", identity: "-",
+            uid: nil, verdict: .allowed, status: 200, reason: nil, milliseconds: 0, time: Date())
         let channel = context.channel
         // The page and its endpoints are not logged: it polls them, and would fill the ring.
         let inspection = Self.isInspection(request.head.path ?? "/")
         do {
             return try await RequestPipeline(log: log).run(
-                record, logged: { _ in !inspection }, status: { $0.status.code }, failureStatus: { $0.httpStatus }
+                record, capture: scope.capture, logged: { _ in !inspection }, status: { $0.status.code }, failureStatus: { $0.httpStatus }
             ) { record in
                 try await handle(request, scope: scope, record: &record, channel: channel)
             }
@@ -65,15 +65,14 @@ struct RESTResponder: HTTPResponder {
             record.method = "POST as \(method.rawValue)"
         }
         let target = try RequestTarget(request.head.path ?? "/")
-        if !target.isJSON, let asset = try Self.pageAsset(target.segments, method: method, defaultNamespace: registry.defaultName) {
-            return asset
-        }
-        guard target.isJSON else {
+        let route = Route.of(target)
+        if case .page(let segments) = route {
+            if let asset = try Self.pageAsset(segments, method: method, defaultNamespace: registry.defaultName) { return asset }
             // Logged with the path asked for, not `/`.
-            record.path = "/" + target.segments.joined(separator: "/")
+            record.path = "/" + segments.joined(separator: "/")
             throw ServerError(.notFound, "Not found: REST requests end in .json, such as /users/alice.json")
         }
-        let inspecting = target.segments.first == ".inspect"
+        let inspecting = if case .inspect = route { true } else { false }
         let options = try RESTOptions(inspecting ? Self.restParameters(target.parameters) : target.parameters)
         var credentials = options.credentials
         if credentials.token == nil, let header = request.headers[.authorization] {
@@ -91,35 +90,36 @@ struct RESTResponder: HTTPResponder {
         record.namespace = namespace.name
         record.path = "/" + target.segments.joined(separator: "/")
 
-        // Emulator endpoints, routed before the path check (their segments start with a dot).
-        switch target.segments.first {
-        case ".settings":
-            guard target.segments == [".settings", "rules"] else { throw ServerError(.notFound, "Not found: \(record.path)") }
+        let segments: [String]
+        switch route {
+        case .rules:
             return try await rulesEndpoint(request, scope: scope, method: method, options: options, identity: identity, namespace: namespace)
-        case ".inspect":
+        case .inspect:
             return try await inspectEndpoint(target, request: request, scope: scope, method: method, identity: identity, namespace: namespace, channel: channel)
-        default: break
-        }
-        if target.segments.last == ".priority" {
-            let keys = try Self.validKeys(target.segments.dropLast())
+        case .priority(let path):
+            let keys = try Self.validKeys(path[...])
             record.path = Namespace.path(keys) + "/.priority"
             return try await priorityEndpoint(request, scope: scope, method: method, keys: keys, options: options, identity: identity, namespace: namespace)
+        case .notFound, .page, .webSocket, .longPoll:
+            throw ServerError(.notFound, "Not found: \(record.path)")
+        case .data(let path):
+            segments = path
         }
-        let keys = try Self.validKeys(target.segments[...])
+        let keys = try Self.validKeys(segments[...])
         let now = Date().millisecondsSince1970
         switch method {
         case .get, .head:
             if request.headers[.accept]?.contains("text/event-stream") == true {
-                record.transport = "stream"
+                record.transport = .stream
                 record.method = "listen"
-                return try await stream(keys, options: options, identity: identity, namespace: namespace, now: now, channel: channel)
+                return try await stream(keys, options: options, identity: identity, namespace: namespace, now: now, channel: channel, capture: scope.capture)
             }
-            return try await read(request, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
+            return try await read(request, keys: keys, options: options, identity: identity, namespace: namespace, now: now, capture: scope.capture)
         case .put, .post, .patch, .delete:
             let response = try await write(request, scope: scope, method: method, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
             if response.status == .preconditionFailed {
                 // Only a stale `if-match` is answered 412: a retry, not an error.
-                record.verdict = RequestRecord.staleVerdict
+                record.verdict = .stale
                 record.reason = "conditional write retry: the data changed since the client read it (ETag does not match)"
             }
             return response

@@ -25,11 +25,6 @@ struct LongPollResponder: Sendable {
     /// The bytes waiting for every slow reader together.
     var pending: QueueBudget.Shared? = nil
 
-    /// Whether a request target is for this door.
-    static func handles(_ target: String) -> Bool {
-        target == "/.lp" || target.hasPrefix("/.lp?")
-    }
-
     func respond(to request: Request) async -> Response {
         guard request.method == .get || request.method == .head else {
             return Self.text("GET only: /.lp is the SDKs' long-polling transport.\n", status: .methodNotAllowed, type: "text/plain; charset=utf-8")
@@ -78,7 +73,7 @@ struct LongPollResponder: Sendable {
         let origin = Self.origin(of: request)
         let wire = WireSession(
             namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host,
-            session: "rules-serve-\(number)-\(LongPollSessions.randomPassword().prefix(12))", explainDenials: explainDenials, transport: "lp",
+            session: "rules-serve-\(number)-\(LongPollSessions.randomPassword().prefix(12))", explainDenials: explainDenials, transport: .lp,
             origin: origin, pending: pending)
         let session: LongPollSession
         do {

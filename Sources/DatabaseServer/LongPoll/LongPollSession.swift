@@ -141,7 +141,7 @@ final class LongPollSession: Sendable {
                     break
                 }
                 socket = writer
-                wire.transport = "ws"
+                wire.transport = .ws
                 continue
             }
             let text = await wire.outbox.text(of: item)

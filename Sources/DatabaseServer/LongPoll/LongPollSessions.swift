@@ -44,9 +44,9 @@ final class LongPollSessions: Sendable {
             }
         }
         try perClient.withLock { counts throws(Full) in
-            guard counts[client, default: 0] < limits.maxLongPollSessionsPerClient else { throw Full(perClient: true) }
             try byID.withLock { sessions throws(Full) in
                 guard sessions.count < limits.maxLongPollSessions else { throw Full() }
+                guard counts[client, default: 0] < limits.maxLongPollSessionsPerClient else { throw Full(perClient: true) }
                 sessions[session.id] = session
             }
             counts[client, default: 0] += 1

@@ -23,10 +23,10 @@ enum RequestJSON {
     private static func summaryMembers(_ r: RequestRecord) -> [(String, JSONText)] {
         [
             ("id", .int(r.id)), ("time", .int(Int((r.time.timeIntervalSince1970 * 1000).rounded(.down)))),
-            ("transport", .string(r.transport)), ("method", .string(r.method)),
+            ("transport", .string(r.transport.rawValue)), ("method", .string(r.method)),
             ("ns", .string(r.namespace)), ("path", .string(r.path)),
             ("identity", .string(r.identity)), ("uid", .string(orNull: r.uid)),
-            ("verdict", .string(r.verdict)), ("status", .int(r.status)),
+            ("verdict", .string(r.verdict.rawValue)), ("status", .int(r.status)),
             ("reason", .string(orNull: r.reason)),
             ("ms", .double((r.milliseconds * 1000).rounded() / 1000)),
             ("explained", .bool(r.decision != nil)),

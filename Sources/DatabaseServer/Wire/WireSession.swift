@@ -35,14 +35,16 @@ final class WireSession: @unchecked Sendable {
     /// What the outbox yields, for the transport to send.
     let stream: AsyncStream<WireOutbox.Item>
     /// The transport named in the request log (`ws`, `lp`).
-    private let transportName: Mutex<String>
+    private let transportName: Mutex<RequestRecord.Transport>
     /// When the write the current message made may be acknowledged (set by ``perform``).
     private var durability: Durability?
+    /// Where the namespace keeps the decision the current message causes (set by ``handle``).
+    private var capture: DecisionCapture?
 
     /// A session; `onOverflow` runs when the client lets more wait than ``ServerLimits`` allow
     /// (after the reason is set and the session's namespace and id are logged).
     init(namespace: Namespace, registry: NamespaceRegistry? = nil, log: RequestLog, limits: ServerLimits, host: String, session: String, explainDenials: Bool,
-         transport: String, origin: RequestOrigin, pending: QueueBudget.Shared? = nil, onOverflow: @escaping @Sendable () -> Void = {}) {
+         transport: RequestRecord.Transport, origin: RequestOrigin, pending: QueueBudget.Shared? = nil, onOverflow: @escaping @Sendable () -> Void = {}) {
         self.namespace = namespace
         self.origin = origin
         self.registry = registry
@@ -62,7 +64,7 @@ final class WireSession: @unchecked Sendable {
     }
 
     /// The transport named in the request log from now on.
-    var transport: String {
+    var transport: RequestRecord.Transport {
         get { transportName.withLock { $0 } }
         set { transportName.withLock { $0 = newValue } }
     }
@@ -98,11 +100,14 @@ final class WireSession: @unchecked Sendable {
         guard let r = message.request, let action = message.action else { return }
         let record = RequestRecord(
             transport: transport, method: action, namespace: namespace.name, path: message.string("p") ?? "-",
-            identity: identity.description, uid: identity.uid, verdict: "allowed", status: 0, reason: nil, milliseconds: 0, time: Date())
+            identity: identity.description, uid: identity.uid, verdict: .allowed, status: 0, reason: nil, milliseconds: 0, time: Date())
         let now = Date().millisecondsSince1970
         do {
             durability = nil
-            let data = try await RequestPipeline(log: log).run(record, status: { _ in 0 }, failureStatus: { _ in 0 }) { record in
+            let capture = DecisionCapture()
+            self.capture = capture
+            defer { self.capture = nil }
+            let data = try await RequestPipeline(log: log).run(record, capture: capture, status: { _ in 0 }, failureStatus: { _ in 0 }) { record in
                 defer {
                     record.identity = identity.description
                     record.uid = identity.uid
@@ -148,9 +153,9 @@ final class WireSession: @unchecked Sendable {
         }
 
         /// A stale transaction (`datastale`) is a retry, not an error.
-        var verdict: String {
-            if case .status("datastale", _) = self { return RequestRecord.staleVerdict }
-            return "error"
+        var verdict: RequestRecord.Verdict {
+            if case .status("datastale", _) = self { return .stale }
+            return .error
         }
     }
 
@@ -203,8 +208,10 @@ final class WireSession: @unchecked Sendable {
             let value = try value(message, "d", at: keys)
             let condition = message.string("h").map { Namespace.Condition.ifHash($0) }
             if condition == nil, message.body["h"] != nil { throw WireFailure.malformed("h must be a string") }
-            let identity = identity, namespace = try writable()
-            switch try await serverCall({ () async throws(ServerError) in try await namespace.write(.set(path: Namespace.path(keys), value: value), as: identity, now: now, condition: condition) }) {
+            let identity = identity, namespace = try writable(), capture = capture
+            switch try await serverCall({ () async throws(ServerError) in
+                try await namespace.write(.set(path: Namespace.path(keys), value: value), as: identity, now: now, condition: condition, capture: capture)
+            }) {
             case .committed(_, let durability):
                 self.durability = durability
                 return "{}"
@@ -213,9 +220,9 @@ final class WireSession: @unchecked Sendable {
         case "m":
             let keys = try keys(message)
             let entries = try updateEntries(message, at: keys)
-            let identity = identity, namespace = try writable()
+            let identity = identity, namespace = try writable(), capture = capture
             if case .committed(_, let durability) = try await serverCall({ () async throws(ServerError) in
-                try await namespace.write(.update(path: Namespace.path(keys), values: entries), as: identity, now: now)
+                try await namespace.write(.update(path: Namespace.path(keys), values: entries), as: identity, now: now, capture: capture)
             }) {
                 self.durability = durability
             }
@@ -250,8 +257,10 @@ final class WireSession: @unchecked Sendable {
         case "g":
             let keys = try keys(message)
             let query = try WireQuery.parse(message.body["q"])
-            let identity = identity
-            let node = try await serverCall({ () async throws(ServerError) in try await namespace.read(keys, query: query, as: identity, now: now, requireIndex: false).node })
+            let identity = identity, capture = capture
+            let node = try await serverCall({ () async throws(ServerError) in
+                try await namespace.read(keys, query: query, as: identity, now: now, requireIndex: false, capture: capture).node
+            })
             return node?.exportJSON(includePriority: true) ?? "null"
         default:
             throw WireFailure.malformed("unknown action \"\(action)\"")
@@ -286,12 +295,12 @@ final class WireSession: @unchecked Sendable {
         }
         let queryJSON = queryNode == nil ? nil : message.rawText("q")
         let sink = makeSink(keys, tag: tag, queryJSON: queryJSON)
-        let identity = identity
+        let identity = identity, capture = capture
         // The value is pushed before the `ok` (and before any later write's event), unless the
         // client's hash shows it has it already.
         let clientHash = message.string("h") ?? ""
         let (id, _) = try await serverCall({ () async throws(ServerError) in
-            try await namespace.listen(keys, query: query, as: identity, sink: sink, now: now, requireIndex: false) { initial in
+            try await namespace.listen(keys, query: query, as: identity, sink: sink, now: now, requireIndex: false, capture: capture) { initial in
                 clientHash.isEmpty || clientHash != NodeHash.of(initial) ? .put(path: "/", value: RenderedValue(.node(initial))) : nil
             }
         })
@@ -329,11 +338,12 @@ final class WireSession: @unchecked Sendable {
         for entry in onDisconnect {
             let record = RequestRecord(
                 transport: transport, method: "onDisconnect", namespace: namespace.name, path: Namespace.path(entry.keys),
-                identity: identity.description, uid: identity.uid, verdict: "allowed", status: 0, reason: nil, milliseconds: 0, time: Date())
+                identity: identity.description, uid: identity.uid, verdict: .allowed, status: 0, reason: nil, milliseconds: 0, time: Date())
             // A denial or an error is in the log; nobody is left to answer.
-            _ = try? await pipeline.run(record, status: { _ in 0 }, failureStatus: { _ in 0 }) { _ in
+            let capture = DecisionCapture()
+            _ = try? await pipeline.run(record, capture: capture, status: { _ in 0 }, failureStatus: { _ in 0 }) { _ in
                 let namespace = try writable()
-                return try await namespace.write(entry.operation, as: identity, now: now)
+                return try await namespace.write(entry.operation, as: identity, now: now, capture: capture)
             }
         }
         onDisconnect = []
