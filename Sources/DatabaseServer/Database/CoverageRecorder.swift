@@ -31,8 +31,6 @@ package final class CoverageRecorder: Sendable {
 
     /// Decisions that may wait to be counted.
     package let capacity: Int
-    private let queue: AsyncStream<Job>.Continuation
-    private let stream: AsyncStream<Job>
     private let state = Mutex(State())
 
     private struct State {
@@ -40,12 +38,16 @@ package final class CoverageRecorder: Sendable {
         var dropped = 0
         var pending = 0
         var waitingWeight = 0
+        /// The decisions waiting, taken by the worker all at once.
+        var jobs: [Job] = []
+        /// The worker, when it waits for decisions.
+        var waiter: CheckedContinuation<Void, Never>?
+        var stopped = false
     }
 
     /// A recorder holding at most `capacity` waiting decisions.
     package init(capacity: Int = 10_000) {
         self.capacity = capacity
-        (stream, queue) = AsyncStream<Job>.makeStream(bufferingPolicy: .bufferingOldest(capacity))
     }
 
     /// Queues a decision (never blocks).
@@ -55,45 +57,93 @@ package final class CoverageRecorder: Sendable {
     }
 
     func record(_ job: Job) {
-        let admitted = state.withLock { state in
-            guard state.waitingWeight + job.weight <= Self.maxWaitingWeight else {
+        // One append under the lock; the worker is woken only when it waits.
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.stopped, state.pending < capacity, state.waitingWeight + job.weight <= Self.maxWaitingWeight else {
                 state.dropped += 1
-                return false
+                return nil
             }
             state.pending += 1
             state.waitingWeight += job.weight
-            return true
+            state.jobs.append(job)
+            defer { state.waiter = nil }
+            return state.waiter
         }
-        guard admitted else { return }
-        if case .dropped = queue.yield(job) {
-            state.withLock { $0.pending -= 1; $0.dropped += 1; $0.waitingWeight -= job.weight }
+        waiter?.resume()
+    }
+
+    /// The decisions waiting, all of them, once there is one (empty once stopped).
+    private func nextBatch() async -> [Job] {
+        while true {
+            let batch = state.withLock { state -> [Job]? in
+                if state.stopped { return [] }
+                guard !state.jobs.isEmpty else { return nil }
+                defer { state.jobs = [] }
+                return state.jobs
+            }
+            if let batch { return batch }
+            // Woken by a decision, by stop(), or by the task's cancellation (shutdown).
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let now = state.withLock { state -> Bool in
+                        if state.stopped || !state.jobs.isEmpty || Task.isCancelled { return true }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if now { continuation.resume() }
+                }
+            } onCancel: {
+                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiter?.resume()
+            }
+            if Task.isCancelled { return [] }
         }
     }
 
     /// Counts queued decisions until the task is cancelled.
     package func run() async {
-        for await job in stream {
-            if Task.isCancelled { break }
-            var tracer = CoverageTracer()
-            let decision = job.rules.engine.decide(job.operation, on: job.root, auth: job.auth, now: job.now, explain: true, tracer: &tracer)
+        // The cheap tracer (`rules test`'s): each rule's outcome and the booleans of its
+        // expressions, nothing rendered; its storage is kept from one decision to the next.
+        var tracer = RuleCoverageTracer()
+        while !Task.isCancelled {
+            let batch = await nextBatch()
+            if batch.isEmpty { return }
+            var counted: [(job: Job, evaluations: [RuleCoverageTracer.Evaluation])] = []
+            counted.reserveCapacity(batch.count)
+            for job in batch {
+                tracer.reset()
+                _ = job.rules.engine.decide(job.operation, on: job.root, auth: job.auth, now: job.now, explain: false, tracer: &tracer)
+                counted.append((job, tracer.evaluations))
+            }
             state.withLock { state in
-                state.pending -= 1
-                state.waitingWeight -= job.weight
-                guard let explanation = decision.explanation else { return }
-                var entry = state.namespaces[job.namespace]
-                if entry == nil || entry!.rules !== job.rules {
-                    var collector = CoverageCollector()
-                    collector.register(job.rules)
-                    entry = (job.rules, collector)
+                for (job, evaluations) in counted {
+                    state.pending -= 1
+                    state.waitingWeight -= job.weight
+                    var entry = state.namespaces[job.namespace]
+                    if entry == nil || entry!.rules !== job.rules {
+                        var collector = CoverageCollector()
+                        collector.register(job.rules)
+                        entry = (job.rules, collector)
+                    }
+                    entry!.collector.record(job.rules, evaluations: evaluations)
+                    state.namespaces[job.namespace] = entry
                 }
-                entry!.collector.record(job.rules, explanation: explanation, values: tracer.evaluations)
-                state.namespaces[job.namespace] = entry
             }
         }
     }
 
     /// Stops the background task's loop.
-    package func stop() { queue.finish() }
+    package func stop() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.stopped = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
 
     /// Decisions still waiting to be counted.
     package var pending: Int { state.withLock { $0.pending } }
