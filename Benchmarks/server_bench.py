@@ -232,10 +232,10 @@ def durable_rows(rules_bin, seconds, token, put_lua):
     return rows
 
 
-def core_figures(rules_bin, seconds, listeners, token, put_lua):
-    """GET and PUT through the rules (coverage off) and one write to `listeners` streams."""
+def core_figures(rules_bin, seconds, listeners, token, put_lua, coverage=False):
+    """GET and PUT through the rules (coverage off unless asked) and one write to `listeners` streams."""
     port = free_port()
-    proc = start([rules_bin, "serve", RULES, "--port", str(port), "--log", "quiet", "--no-coverage"])
+    proc = start([rules_bin, "serve", RULES, "--port", str(port), "--log", "quiet"] + ([] if coverage else ["--no-coverage"]))
     try:
         wait_for_port(port)
         post = {"uid": "bob", "author": "Bob", "title": "Hello", "body": "b", "starCount": 0}
@@ -257,7 +257,7 @@ def versus(before_bin, after_bin, args, token):
         runs = {"before": [], "after": []}
         for _ in range(args.rounds):
             for name, binary in (("before", before_bin), ("after", after_bin)):
-                runs[name].append(core_figures(binary, args.seconds, args.listeners, token, put_lua))
+                runs[name].append(core_figures(binary, args.seconds, args.listeners, token, put_lua, coverage=args.coverage))
 
     def median(name, index):
         return statistics.median(r[index][0] if index < 2 else r[index] for r in runs[name])
@@ -265,7 +265,8 @@ def versus(before_bin, after_bin, args, token):
     print(f"wrk -t2 -c64 -d{args.seconds}s on loopback, {args.rounds} alternating rounds (median), "
           f"server and wrk on the same {os.cpu_count()} cores\n")
     print("| measure | before | after | after / before |\n| --- | --- | --- | --- |")
-    for label, index, unit in (("GET, rules checked, `--no-coverage`", 0, "req/s"), ("PUT, rules checked, `--no-coverage`", 1, "req/s"),
+    mode = "coverage on (the default)" if args.coverage else "`--no-coverage`"
+    for label, index, unit in ((f"GET, rules checked, {mode}", 0, "req/s"), (f"PUT, rules checked, {mode}", 1, "req/s"),
                                (f"one write to {args.listeners} streaming listeners", 2, "ms")):
         b, a = median("before", index), median("after", index)
         fmt = (lambda v: f"{v:,.0f} {unit}") if unit == "req/s" else (lambda v: f"{v:.1f} {unit}")
@@ -291,6 +292,7 @@ def main():
     parser.add_argument("--versus", metavar="DIR", help="another build's directory (e.g. of an earlier commit): GET, PUT and "
                         "the fan-out to --listeners streams measured for both builds, alternating, in one run")
     parser.add_argument("--rounds", type=int, default=3, help="with --versus: rounds of both builds (median reported)")
+    parser.add_argument("--coverage", action="store_true", help="with --versus: measure with coverage on (the default configuration)")
     args = parser.parse_args()
     raise_fd_limit()
     rules_bin, bare_bin = os.path.join(args.bin, "rules"), os.path.join(args.bin, "BareServer")
