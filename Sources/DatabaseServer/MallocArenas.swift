@@ -36,6 +36,12 @@ enum MallocArenas {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
         let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
         _ = mallopt(-8, Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
+        // Fixed thresholds (M_MMAP_THRESHOLD -3, M_TRIM_THRESHOLD -1): glibc otherwise raises
+        // both after a large block is freed (up to 32 MB), so that a large request's memory
+        // stays with the process. Blocks of 256 KB or more are mapped and unmapped on their
+        // own, and more than 1 MB free at the top of a heap is given back.
+        _ = mallopt(-3, 256 * 1024)
+        _ = mallopt(-1, 1024 * 1024)
         #endif
     }
 }
