@@ -134,25 +134,20 @@ import Testing
         #expect(passwords.count == 100 && passwords.allSatisfy { $0.count == 20 && $0.allSatisfy { $0.isLetter || $0.isNumber } })
     }
 
-    /// Reassembly is linear in the segments: a message of 100,000 segments arriving in order
-    /// used to look at every segment already there on each arrival (5 × 10^9 look-ups).
-    @Test func aMessageOfManySegmentsIsReassembledInLinearTime() throws {
+    /// A message of 100,000 segments arriving in order comes back whole. (Reassembly keeps a
+    /// count of the segments present in a row: it used to look at every segment already there
+    /// on each arrival, 5 × 10^9 look-ups for this message.)
+    @Test func aMessageOfManySegmentsIsReassembled() throws {
         let count = 100_000
         let text = #"{"pad":""# + String(repeating: "y", count: count * 3 - 10) + #""}"#
         let encoded = Self.encode(text)
         let size = (encoded.utf8.count + count - 1) / count
         let pieces = stride(from: 0, to: encoded.utf8.count, by: size).map { Substring(encoded.dropFirst($0).prefix(size)) }
         var segments = LongPollSegments(maxMessageBytes: 1 << 22)
-        let clock = ContinuousClock()
         var whole: [String] = []
-        let elapsed = try clock.measure {
-            for (i, piece) in pieces.enumerated() { whole += try segments.add(segment: i, total: pieces.count, data: piece) }
-        }
+        for (i, piece) in pieces.enumerated() { whole += try segments.add(segment: i, total: pieces.count, data: piece) }
         #expect(whole.count == 1)
         #expect(try LongPollSegments.decode(whole[0]) == text)
-        // Quadratic work took minutes here; linear work takes well under a second even in a
-        // debug build under load. (A bound on complexity, not a timing benchmark.)
-        #expect(elapsed < .seconds(30))
     }
 
     /// Segments waiting for earlier ones are reserved from the server's budget of bytes being

@@ -22,7 +22,7 @@ enum LiteralKeyBesideWildcardLint: StaticLint {
     private static func check(_ root: RuleNode, report: (LintFinding) -> Void) {
         root.forEachNode { node in
             guard let (name, record) = node.wildcard else { return }
-            let used = fieldsRead(record)
+            let used = record.newDataFieldsRead
             for (key, child) in node.literalChildren where used.contains(key) && record.literalChild(key) == nil {
                 guard child.literalChildren.isEmpty, child.wildcard == nil, let rule = child.validate ?? child.write else { continue }
                 report(LintFinding(
@@ -31,25 +31,5 @@ enum LiteralKeyBesideWildcardLint: StaticLint {
                     range: child.keyRange.union(rule.keyRange), anchor: "\(child.pathDescription) beside \(name)"))
             }
         }
-    }
-
-    private static func fieldsRead(_ record: RuleNode) -> Set<String> {
-        var out = Set<String>()
-        for kind in RuleKind.allCases {
-            guard case .expression(let c)? = record.rule(kind)?.body else { continue }
-            var stack = [c.root]
-            while let e = stack.popLast() {
-                if case .call(let callee, let args) = e.kind, let recv = callee.receiver, let p = WitnessPlanner.newDataPath(recv, c), p.isEmpty,
-                    let a = args.first
-                {
-                    if case .call(.child)? = c.resolution(of: e), case .string(let s) = a.kind { out.insert(String(s.split(separator: "/").first ?? "")) }
-                    if case .call(.hasChildren)? = c.resolution(of: e), case .array(let items) = a.kind {
-                        for i in items { if case .string(let s) = i.kind { out.insert(s) } }
-                    }
-                }
-                stack += e.subexpressions
-            }
-        }
-        return out
     }
 }

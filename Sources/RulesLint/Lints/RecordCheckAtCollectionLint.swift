@@ -40,26 +40,7 @@ enum RecordCheckAtCollectionLint: StaticLint {
 
     /// The field names the records' rules use.
     private static func recordFields(_ record: RuleNode) -> Set<String> {
-        var out = Set(record.literalChildren.map(\.key))
-        for kind in RuleKind.allCases {
-            guard case .expression(let c)? = record.rule(kind)?.body else { continue }
-            var stack = [c.root]
-            while let e = stack.popLast() {
-                if case .call(let callee, let args) = e.kind, let recv = callee.receiver {
-                    if let p = WitnessPlanner.newDataPath(recv, c), p.isEmpty {
-                        if case .call(.child)? = c.resolution(of: e), let a = args.first, case .string(let s) = a.kind {
-                            out.insert(String(s.split(separator: "/").first ?? ""))
-                        }
-                        if case .call(.hasChildren)? = c.resolution(of: e), let a = args.first, case .array(let items) = a.kind {
-                            for i in items { if case .string(let s) = i.kind { out.insert(s) } }
-                        }
-                    }
-                }
-                stack += e.subexpressions
-            }
-        }
-        out.remove("")
-        return out
+        record.newDataFieldsRead.union(record.literalChildren.map(\.key).filter { !$0.isEmpty })
     }
 
     /// The first `newData.child('f')` in the rule with `f` a record field and no literal child `f`.

@@ -289,12 +289,13 @@ extension Evaluator {
             guard let (childIndex, isWildcard) = tables.child(of: nodeIndex, key, in: ruleset) else { return }
             guard tables.nodes[Int(childIndex)].validatesBelow else { return }
             let validateRule = tables.nodes[Int(childIndex)].validate
-            // What a child that passes needed is forgotten once it has passed: a write of
-            // millions of children keeps the table at the size of one child's check.
+            // What a child's check needed is forgotten once it is checked (what a denial or an
+            // explanation says of it is written out as it is found): a write of millions of
+            // children keeps the table at the size of one child's check, passing or failing.
+            // Only when the budget ran out is it kept, for the explanation's deciding evaluation.
             let mark = snaps.mark()
-            var passed = true
             defer {
-                if passed {
+                if exhaustion == nil {
                     if let recording, let p = recording.pending, p.dataEntry >= mark.firstEntry { recording.pending = nil }
                     snaps.rollback(mark)
                 } else {
@@ -313,13 +314,9 @@ extension Evaluator {
                 }
                 denial = denial ?? .text("\(ruleset.rules[Int(validateRule)].rulePath) failed on \(display(snaps.path(of: n)))")
                 ok = false
-                passed = false
                 if !exhaustive { return }
             }
-            if !validateSubtree(childIndex, o, n, &denial) {
-                ok = false
-                passed = false
-            }
+            if !validateSubtree(childIndex, o, n, &denial) { ok = false }
         }
         return ok
     }

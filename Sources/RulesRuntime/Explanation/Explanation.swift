@@ -206,7 +206,7 @@ public struct Explanation: Sendable, CustomStringConvertible {
     /// one), before ``redact(denied:)``.
     func unredacted(_ evaluations: [RuleEvaluation]) -> Explanation {
         var copy = self
-        if evaluations.count == self.evaluations.count { copy.evaluations = evaluations }
+        copy.evaluations = evaluations
         return copy
     }
 
