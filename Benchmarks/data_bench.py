@@ -48,6 +48,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 RULES = os.path.join(HERE, "data", "database.rules.json")
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in Benchmarks/
 import make_export  # noqa: E402
 
 NS = "bench"
