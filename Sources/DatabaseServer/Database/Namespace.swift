@@ -26,6 +26,8 @@ package final class Namespace: Sendable {
 
     private struct State: ~Copyable {
         var database: Database
+        /// The indexes of `database`.
+        var indexes = NamespaceIndexes()
         var rules: NamespaceRules
         /// Counts changes of the rules, so that a commit knows whether its decision is current.
         var rulesVersion = 0
@@ -40,6 +42,7 @@ package final class Namespace: Sendable {
     /// What a decision is made on: the data and the rules at one moment.
     private struct Snapshot: Sendable {
         let database: Database
+        let indexes: NamespaceIndexes
         let rules: NamespaceRules
         let rulesVersion: Int
     }
@@ -61,7 +64,7 @@ package final class Namespace: Sendable {
     package var listenerCount: Int { state.withLock { $0.groupOf.count } }
 
     private func snapshot() -> Snapshot {
-        state.withLock { Snapshot(database: $0.database, rules: $0.rules, rulesVersion: $0.rulesVersion) }
+        state.withLock { Snapshot(database: $0.database, indexes: $0.indexes, rules: $0.rules, rulesVersion: $0.rulesVersion) }
     }
 
     // MARK: - Reads
@@ -71,13 +74,43 @@ package final class Namespace: Sendable {
     package func read(
         _ keys: [String], query: Query = Query(), as identity: Identity, now: Double, requireIndex: Bool = true, capture: DecisionCapture? = nil
     ) async throws(ServerError) -> (database: Database, node: DataNode?) {
-        try await executor.read {
+        await prepareIndex(for: query, at: keys)
+        return try await executor.read {
             Result { () throws(ServerError) -> (database: Database, node: DataNode?) in
                 let snapshot = self.snapshot()
                 try self.authorizeRead(keys, query: query, identity: identity, snapshot: snapshot, now: now, requireIndex: requireIndex, capture: capture)
-                return (snapshot.database, query.select(DataNode.node(snapshot.database.root, at: DataPath(keys: keys))))
+                return (snapshot.database, snapshot.indexes.select(query, at: keys, root: snapshot.database.root))
             }
         }.get()
+    }
+
+    /// Makes the index a query would use, when the rules declare it and it is not there yet: on
+    /// the write queue, so that no write falls between the data it is made from and its
+    /// installation.
+    private func prepareIndex(for query: Query, at keys: [String]) async {
+        guard let order = NamespaceIndexes.indexedOrder(of: query) else { return }
+        let key = NamespaceIndexes.Key(location: keys, order: order)
+        let needed = state.withLock { state in
+            !state.indexes.contains(key) && Self.declares(state.rules, key)
+        }
+        guard needed else { return }
+        await executor.write {
+            let (root, rules) = self.state.withLock { ($0.database.root, $0.rules) }
+            guard Self.declares(rules, key) else { return }
+            // Made outside the lock: reads go on meanwhile, and no write can (this is the write
+            // queue); a load that replaced the data makes it useless.
+            guard let index = NamespaceIndexes.build(key, root: root) else { return }
+            self.state.withLock { state in
+                guard state.database.root === root else { return }
+                state.indexes.install(index, for: key)
+            }
+        }
+    }
+
+    /// Whether the rules declare an index (its `.indexOn` at the location).
+    private static func declares(_ rules: NamespaceRules, _ key: NamespaceIndexes.Key) -> Bool {
+        guard let needed = Query(order: key.order).requiredIndex else { return false }
+        return rules.ruleset.indexOn(at: key.location).contains(needed)
     }
 
     private func authorizeRead(
@@ -215,9 +248,11 @@ package final class Namespace: Sendable {
             let committed = state.withLock { (state: inout State) -> WriteOutcome? in
                 guard Self.isCurrent(snapshot, state) else { return nil }
                 let old = state.database.root
+                let oldIndexes = state.indexes
                 state.database.commit(decision)
+                state.indexes.apply(shape, old: old, new: state.database.root)
                 let durability = journal(shape, root: state.database.root, unchanged: old === state.database.root)
-                Self.notify(&state, shape: shape, old: old, new: state.database.root, now: now)
+                Self.notify(&state, shape: shape, old: old, oldIndexes: oldIndexes, now: now)
                 return .committed(state.database, durability)
             }
             if let committed { return committed }
@@ -270,6 +305,7 @@ package final class Namespace: Sendable {
         state.withLock { state in
             state.rules = rules
             state.rulesVersion += 1
+            Self.dropUndeclaredIndexes(&state)
             Self.recheckListeners(&state, now: Date().millisecondsSince1970)
             guard let store, rules.origin == .uploaded else { return .immediate }
             return Durability(store: store, sequence: store.append(.rules(namespace: name, source: rules.source)))
@@ -284,6 +320,7 @@ package final class Namespace: Sendable {
             guard state.rules.origin == origin else { return false }
             state.rules = rules
             state.rulesVersion += 1
+            Self.dropUndeclaredIndexes(&state)
             Self.recheckListeners(&state, now: Date().millisecondsSince1970)
             return true
         }
@@ -295,6 +332,7 @@ package final class Namespace: Sendable {
     package func load(_ database: Database, restored: Bool = false) -> Durability {
         state.withLock { state in
             state.database = database
+            state.indexes = NamespaceIndexes()
             guard let store, !restored else { return .immediate }
             return Durability(store: store, sequence: store.append(.write(namespace: name, entries: [([], database.root)], root: database.root)))
         }
@@ -313,7 +351,8 @@ package final class Namespace: Sendable {
         _ keys: [String], query: Query = Query(), as identity: Identity, sink: any EventSink, now: Double, requireIndex: Bool = true,
         capture: DecisionCapture? = nil, initialEvent: @escaping @Sendable (DataNode?) -> DatabaseEvent? = { _ in nil }
     ) async throws(ServerError) -> (id: Int, initial: DataNode?) {
-        try await executor.read {
+        await prepareIndex(for: query, at: keys)
+        return try await executor.read {
             Result { () throws(ServerError) -> (id: Int, initial: DataNode?) in
                 while true {
                     let snapshot = self.snapshot()
@@ -325,7 +364,7 @@ package final class Namespace: Sendable {
                         let group = ListenerGroup(keys: keys, query: query, identity: identity)
                         state.groups[group, default: [:]][id] = sink
                         state.groupOf[id] = group
-                        let initial = query.select(DataNode.node(state.database.root, at: DataPath(keys: keys)))
+                        let initial = state.indexes.select(query, at: keys, root: state.database.root)
                         if let event = initialEvent(initial) { _ = sink.deliver(event) }
                         return (id, initial)
                     }
@@ -404,8 +443,16 @@ package final class Namespace: Sendable {
         return sink
     }
 
-    private static func notify(_ state: inout State, shape: WriteShape, old: DataNode?, new: DataNode?, now: Double) {
+    /// Drops the indexes the rules no longer declare.
+    private static func dropUndeclaredIndexes(_ state: inout State) {
+        let rules = state.rules
+        state.indexes.retain { declares(rules, $0) }
+    }
+
+    private static func notify(_ state: inout State, shape: WriteShape, old: DataNode?, oldIndexes: NamespaceIndexes, now: Double) {
         guard !state.groups.isEmpty else { return }
+        let new = state.database.root
+        let newIndexes = state.indexes
         recheckListeners(&state, now: now)
         var rendered: [[String]: RenderedValue] = [:]
         func json(_ keys: [String]) -> RenderedValue {
@@ -416,7 +463,7 @@ package final class Namespace: Sendable {
         }
         var overflowed: [Int] = []
         for (group, members) in state.groups {
-            guard let event = event(for: group, shape: shape, old: old, new: new, json: json) else { continue }
+            guard let event = event(for: group, shape: shape, old: (old, oldIndexes), new: (new, newIndexes), json: json) else { continue }
             for (id, sink) in members where !sink.deliver(event) { overflowed.append(id) }
         }
         for id in overflowed {
@@ -445,13 +492,19 @@ package final class Namespace: Sendable {
     }
 
     /// The event a write causes for the listeners of a group, if they see a change.
-    private static func event(for listener: ListenerGroup, shape: WriteShape, old: DataNode?, new: DataNode?, json: ([String]) -> RenderedValue) -> DatabaseEvent? {
+    private static func event(
+        for listener: ListenerGroup, shape: WriteShape, old: (root: DataNode?, indexes: NamespaceIndexes),
+        new: (root: DataNode?, indexes: NamespaceIndexes), json: ([String]) -> RenderedValue
+    ) -> DatabaseEvent? {
         let l = listener.keys
         func node(_ root: DataNode?, _ keys: [String]) -> DataNode? { DataNode.node(root, at: DataPath(keys: keys)) }
-        func same(_ keys: [String]) -> Bool { equal(node(old, keys), node(new, keys)) }
+        func same(_ keys: [String]) -> Bool { equal(node(old.root, keys), node(new.root, keys)) }
         func wholeLocation() -> DatabaseEvent? {
             if listener.query.filters {
-                let before = listener.query.select(node(old, l)), after = listener.query.select(node(new, l))
+                // A location the write did not reach is shared by both versions.
+                if node(old.root, l) === node(new.root, l) { return nil }
+                let before = old.indexes.select(listener.query, at: l, root: old.root)
+                let after = new.indexes.select(listener.query, at: l, root: new.root)
                 if equal(before, after) { return nil }
                 return .put(path: "/", value: RenderedValue(.node(after)))
             }
@@ -468,7 +521,7 @@ package final class Namespace: Sendable {
             if base.starts(with: l) {
                 let changed = entries.filter { !same(base + $0.keys) }
                 if changed.isEmpty { return nil }
-                let members = changed.map { ($0.key, node(new, base + $0.keys)) }
+                let members = changed.map { ($0.key, node(new.root, base + $0.keys)) }
                 return .patch(path: path(Array(base[l.count...])), value: RenderedValue(.members(members)))
             }
             guard l.starts(with: base) else { return nil }
@@ -476,7 +529,7 @@ package final class Namespace: Sendable {
             if full.contains(where: { l.starts(with: $0) }) { return wholeLocation() }
             let below = full.filter { $0.starts(with: l) && !same($0) }
             if below.isEmpty { return nil }
-            let members = below.map { ($0[l.count...].joined(separator: "/"), node(new, $0)) }
+            let members = below.map { ($0[l.count...].joined(separator: "/"), node(new.root, $0)) }
             return .patch(path: "/", value: RenderedValue(.members(members)))
         }
     }

@@ -114,47 +114,33 @@ package struct Query: Sendable, Hashable {
     }
 
     /// The part of `node` this query selects: a leaf is returned whole; an object keeps the
-    /// children in the range and the limit (nil when none remain).
+    /// children in the range and the limit (nil when none remain). Every child is visited
+    /// (``NamespaceIndexes`` answers the queries that have an index without doing so).
     package func select(_ node: DataNode?) -> DataNode? {
         guard let node, !node.isLeaf, filters else { return node }
-        var entries: [(key: String, child: DataNode, sort: SortValue)] = []
+        var entries: [(entry: IndexEntry, child: DataNode)] = []
         entries.reserveCapacity(node.childCount)
-        node.forEachChild { key, child in entries.append((key, child, sortValue(key: key, child: child))) }
-        if order != .key {
-            entries.sort { a, b in
-                let c = a.sort.compare(b.sort)
-                return c != 0 ? c < 0 : KeyOrder.less(a.key, b.key)
-            }
+        node.forEachChild { key, child in entries.append((IndexEntry(sort: sortValue(key: key, child: child), key: key), child)) }
+        if order != .key && order != nil {
+            entries.sort { $0.entry.compare($1.entry) < 0 }
         }
-        let low = equalTo ?? startAt, high = equalTo ?? endAt
-        let lowName = equalTo != nil ? Name.min : startName, highName = equalTo != nil ? Name.max : endName
-        let lowInclusive = equalTo != nil || startInclusive, highInclusive = equalTo != nil || endInclusive
-        var kept = entries.filter { entry in
-            if let low {
-                let c = compare(entry, boundValue(low), lowName)
-                if c < 0 || (c == 0 && !lowInclusive) { return false }
-            }
-            if let high {
-                let c = compare(entry, boundValue(high), highName)
-                if c > 0 || (c == 0 && !highInclusive) { return false }
-            }
-            return true
-        }
+        let range = self.range
+        var kept = entries.filter { !range.isBelow($0.entry) && !range.isAbove($0.entry) }
         if let n = limitToFirst, kept.count > n { kept = Array(kept.prefix(n)) }
         if let n = limitToLast, kept.count > n { kept = Array(kept.suffix(n)) }
-        return DataNode.object(kept.map { ($0.key, $0.child) })
+        return DataNode.object(kept.map { ($0.entry.key, $0.child) })
     }
 
-    /// Compares a child with a bound: by indexed value, then by key against the bound's name
-    /// (ordering by key compares the key with the bound value alone).
-    private func compare(_ entry: (key: String, child: DataNode, sort: SortValue), _ value: SortValue, _ name: Name) -> Int {
-        let c = entry.sort.compare(value)
-        if c != 0 || order == .key || order == nil { return c }
-        switch name {
-        case .min: return 1
-        case .max: return -1
-        case .key(let key): return KeyOrder.compare(entry.key, key)
+    /// The query's range (``equalTo`` or ``startAt``/``endAt`` with their names and
+    /// inclusiveness), as tests on indexed entries.
+    var range: QueryRange {
+        let byKey = order == .key || order == nil
+        if let equalTo {
+            let value = boundValue(equalTo)
+            return QueryRange(byKey: byKey, low: value, lowName: .min, lowInclusive: true, high: value, highName: .max, highInclusive: true)
         }
+        return QueryRange(byKey: byKey, low: startAt.map(boundValue), lowName: startName, lowInclusive: startInclusive,
+                          high: endAt.map(boundValue), highName: endName, highInclusive: endInclusive)
     }
 
     /// The indexed value of a child.
@@ -182,49 +168,6 @@ package struct Query: Sendable, Hashable {
         case .value(.bool(let b)): return .bool(b)
         case .value(.number(let d)): return .number(d)
         case .value(.string(let s)): return .string(s)
-        }
-    }
-
-    /// An indexed value, ordered as the database orders them.
-    enum SortValue {
-        case null
-        case bool(Bool)
-        case number(Double)
-        case string(String)
-        case object
-        case key(String)
-
-        init(_ node: DataNode?) {
-            guard let node else { self = .null; return }
-            switch node.value {
-            case nil: self = .object
-            case .bool(let b)?: self = .bool(b)
-            case .number(let d)?: self = .number(d)
-            case .string(let s)?: self = .string(s)
-            }
-        }
-
-        private var rank: Int {
-            switch self {
-            case .null: 0
-            case .bool(false): 1
-            case .bool(true): 2
-            case .number: 3
-            case .string: 4
-            case .object: 5
-            case .key: 6
-            }
-        }
-
-        func compare(_ other: SortValue) -> Int {
-            switch (self, other) {
-            case (.number(let a), .number(let b)): return a < b ? -1 : (a > b ? 1 : 0)
-            case (.string(let a), .string(let b)):
-                let x = Array(a.utf8), y = Array(b.utf8)
-                return x == y ? 0 : (x.lexicographicallyPrecedes(y) ? -1 : 1)
-            case (.key(let a), .key(let b)): return KeyOrder.compare(a, b)
-            default: return rank == other.rank ? 0 : (rank < other.rank ? -1 : 1)
-            }
         }
     }
 }

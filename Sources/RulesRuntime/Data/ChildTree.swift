@@ -133,6 +133,62 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         }
     }
 
+    /// Calls `body` with each key and child in order from the probe's key (or the first key
+    /// after it; every key when `probe` is nil), until `body` returns false. Returns false when
+    /// `body` stopped it.
+    @discardableResult
+    func forEach(from probe: KeyProbe?, inclusive: Bool, _ body: (String, DataNode) -> Bool) -> Bool {
+        let n = slotCount
+        if isLeaf {
+            var i = 0
+            if let probe {
+                let (index, found) = search(probe)
+                i = found && !inclusive ? index + 1 : index
+            }
+            while i < n {
+                if !body(key(at: i), node(at: i)) { return false }
+                i += 1
+            }
+            return true
+        }
+        var i = probe.map(subIndex) ?? 0
+        if !sub(at: i).forEach(from: probe, inclusive: inclusive, body) { return false }
+        i += 1
+        while i < n {
+            if !sub(at: i).forEach(from: nil, inclusive: true, body) { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// Calls `body` with each key and child in reverse order from the probe's key (or the last
+    /// key before it; every key when `probe` is nil), until `body` returns false. Returns false
+    /// when `body` stopped it.
+    @discardableResult
+    func forEachReversed(from probe: KeyProbe?, inclusive: Bool, _ body: (String, DataNode) -> Bool) -> Bool {
+        let n = slotCount
+        if isLeaf {
+            var i = n - 1
+            if let probe {
+                let (index, found) = search(probe)
+                i = found && inclusive ? index : index - 1
+            }
+            while i >= 0 {
+                if !body(key(at: i), node(at: i)) { return false }
+                i -= 1
+            }
+            return true
+        }
+        var i = probe.map(subIndex) ?? n - 1
+        if !sub(at: i).forEachReversed(from: probe, inclusive: inclusive, body) { return false }
+        i -= 1
+        while i >= 0 {
+            if !sub(at: i).forEachReversed(from: nil, inclusive: true, body) { return false }
+            i -= 1
+        }
+        return true
+    }
+
     /// The subtree of an inner node that holds the probe's key: the last whose first key is not
     /// above it.
     private func subIndex(_ probe: KeyProbe) -> Int {

@@ -75,6 +75,20 @@ public final class DataNode: Sendable {
         childTree?.forEach(body)
     }
 
+    /// Calls `body` with each child's key and node in ``KeyOrder``, from the child at `start`
+    /// (or the first after it; from the first child when `start` is nil; after `start` when not
+    /// `inclusive`), until `body` returns false: O(log n) to find the start.
+    package func forEachChild(from start: String?, inclusive: Bool = true, _ body: (String, DataNode) -> Bool) {
+        childTree?.forEach(from: start.map(KeyProbe.init), inclusive: inclusive, body)
+    }
+
+    /// Calls `body` with each child's key and node in reverse ``KeyOrder``, from the child at
+    /// `end` (or the last before it; from the last child when `end` is nil; before `end` when
+    /// not `inclusive`), until `body` returns false: O(log n) to find the end.
+    package func forEachChildReversed(from end: String?, inclusive: Bool = true, _ body: (String, DataNode) -> Bool) {
+        childTree?.forEachReversed(from: end.map(KeyProbe.init), inclusive: inclusive, body)
+    }
+
     private static func validPriority(_ p: Primitive?) -> Primitive? {
         guard let p, p.isValidPriority else { return nil }
         return p

@@ -135,7 +135,7 @@ package enum KeyOrder {
     }
 
     /// Byte order of two keys known not to be integers (or compared for equality only).
-    static func compareStringBytes(_ a: String, _ b: String) -> Int {
+    package static func compareStringBytes(_ a: String, _ b: String) -> Int {
         let direct = a.utf8.withContiguousStorageIfAvailable { pa in
             b.utf8.withContiguousStorageIfAvailable { pb in compareBytes(pa, pb) }
         }
