@@ -33,8 +33,14 @@ struct NamespaceExecutor: Sendable {
 
     /// Runs `body` on the shared read queue.
     func read<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await Self.offPool(body)
+    }
+
+    /// Runs `body` on the shared read queue: work proportional to what a client sent (decoding a
+    /// long message) that must not hold a thread of the cooperative pool.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            Self.reads.async { continuation.resume(returning: body()) }
+            reads.async { continuation.resume(returning: body()) }
         }
     }
 }

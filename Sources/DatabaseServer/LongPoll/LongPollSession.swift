@@ -56,7 +56,8 @@ final class LongPollSession: Sendable {
         var nextPacket = 1
         var held: (token: Int, continuation: CheckedContinuation<String, Never>)?
         var tokens = 0
-        var lastRequest = ContinuousClock.now
+        /// When a poll was last answered (the session's start at first): the idle clock.
+        var lastAnswer = ContinuousClock.now
         var ended = false
         /// The last waiting message is the server's `n`: its packet carries the final `close`.
         var closesAfterPending = false
@@ -106,7 +107,11 @@ final class LongPollSession: Sendable {
                         }
                     case .encoded(let encoded):
                         do {
-                            try await wire.handle(WireMessage(LongPollSegments.decode(encoded)))
+                            // Decoded off the cooperative pool: its cost is the message's size.
+                            let decoded = await NamespaceExecutor.offPool {
+                                Result { () throws -> WireMessage in try WireMessage(LongPollSegments.decode(encoded)) }
+                            }
+                            try await wire.handle(decoded.get())
                         } catch let error as WireMessage.Malformed {
                             wire.close("malformed message: \(error.reason)")
                             self.end(evenIfUpgraded: true)
@@ -187,7 +192,7 @@ final class LongPollSession: Sendable {
             s.flushScheduled = false
             guard let held = s.held, !s.pending.isEmpty else { return nil }
             s.held = nil
-            s.lastRequest = .now
+            s.lastAnswer = .now
             return (held.continuation, Self.takeBody(&s))
         }
         if let (continuation, body) = answer { continuation.resume(returning: body) }
@@ -225,13 +230,16 @@ final class LongPollSession: Sendable {
             var now: String?
             var token = 0
             state.withLock { s in
-                s.lastRequest = .now
+                // The idle clock is reset by answers (a poll completed), not by arrivals: a
+                // client that only starts requests and drops them is still gone after the idle
+                // time.
                 if s.ended {
                     now = LongPollScript.close()
                     return
                 }
                 if let held = s.held {
                     s.held = nil
+                    s.lastAnswer = .now
                     older = (held.continuation, Self.takeBody(&s))
                 }
                 do throws(LongPollSegments.Unusable) {
@@ -242,6 +250,7 @@ final class LongPollSession: Sendable {
                     return
                 }
                 if !s.pending.isEmpty || s.left {
+                    s.lastAnswer = .now
                     now = Self.takeBody(&s)
                     return
                 }
@@ -271,7 +280,7 @@ final class LongPollSession: Sendable {
     private func take(_ segments: [(number: Int, total: Int, data: Substring)], _ s: inout State) throws(LongPollSegments.Unusable) {
         for segment in segments {
             for encoded in try s.segments.add(segment: segment.number, total: segment.total, data: segment.data) {
-                // A long message is decoded by the feeding task, not under this lock (it cannot
+                // A long message is decoded by the feeding task (off the pool), not under this lock (it cannot
                 // be the short `n`).
                 guard encoded.utf8.count <= Self.decodedUnderLock else {
                     inbound.yield(.encoded(encoded))
@@ -302,7 +311,7 @@ final class LongPollSession: Sendable {
         let answer = state.withLock { s -> (CheckedContinuation<String, Never>, String)? in
             guard let held = s.held, held.token == token else { return nil }
             s.held = nil
-            s.lastRequest = .now
+            s.lastAnswer = .now
             return (held.continuation, Self.takeBody(&s))
         }
         if let (continuation, body) = answer { continuation.resume(returning: body) }
@@ -317,7 +326,7 @@ final class LongPollSession: Sendable {
     /// Whether the client seems gone: no request held and none for `seconds`, on long polling.
     func idle(for seconds: Double) -> Bool {
         state.withLock { s in
-            !s.left && !s.ended && s.held == nil && s.lastRequest.duration(to: .now) > .milliseconds(Int64(seconds * 1000))
+            !s.left && !s.ended && s.held == nil && s.lastAnswer.duration(to: .now) > .milliseconds(Int64(seconds * 1000))
         }
     }
 
