@@ -30,7 +30,8 @@ package struct HostPolicy: Sendable, Hashable {
     /// hyphens and dots (no user info, path, spaces or other characters).
     static func host(ofAuthority authority: String) -> String? {
         var text = Substring(authority)
-        if text.isEmpty || !text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) { return nil }
+        // Bytes, not characters: a non-ASCII character's bytes are all 0x80 or above.
+        if text.isEmpty || !text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { return nil }
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { return nil }
             let rest = text[text.index(after: close)...]
@@ -84,23 +85,34 @@ package struct HostPolicy: Sendable, Hashable {
         return ipv4(host) != nil
     }
 
-    /// The four numbers of a dotted-decimal IPv4 address.
-    static func ipv4(_ host: String) -> [Int]? {
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4 else { return nil }
-        var numbers: [Int] = []
-        for part in parts {
-            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(part), n <= 255 else { return nil }
-            numbers.append(n)
+    /// A dotted-decimal IPv4 address (four numbers 0–255 of 1 to 3 ASCII digits) as one number,
+    /// the first number in its top byte.
+    static func ipv4(_ host: String) -> UInt32? {
+        var value: UInt32 = 0, part: UInt32 = 0, digits = 0, parts = 0
+        for byte in host.utf8 {
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, parts < 3 else { return nil }
+                value = value << 8 | part
+                parts += 1
+                part = 0
+                digits = 0
+            } else if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                digits += 1
+                part = part * 10 + UInt32(byte - UInt8(ascii: "0"))
+                guard digits <= 3, part <= 255 else { return nil }
+            } else {
+                return nil
+            }
         }
-        return numbers
+        guard digits > 0, parts == 3 else { return nil }
+        return value << 8 | part
     }
 
     /// Whether a host (as ``host(ofAuthority:)`` gives it) is this machine: a loopback name,
     /// 127.0.0.0/8 or `[::1]`.
     static func isLoopbackHost(_ host: String) -> Bool {
         if isLoopbackName(host) || host == "[::1]" { return true }
-        return ipv4(host)?.first == 127
+        return ipv4(host).map { $0 >> 24 } == 127
     }
 
     /// Whether an address to listen on is a loopback one (else the server warns at start).

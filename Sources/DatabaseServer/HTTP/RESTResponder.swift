@@ -85,8 +85,8 @@ struct RESTResponder: HTTPResponder {
         // A write (of data, a priority or rules) makes its namespace; a read never does.
         let name: NamespaceName
         if let given = options.namespaceName { name = given } else { name = try registry.name(nil) }
-        let writes: Set<HTTPRequest.Method> = [.put, .post, .patch, .delete]
-        let namespace = writes.contains(method) ? try registry.namespace(forWriting: name) : registry.namespace(forReading: name)
+        let writes = method == .put || method == .post || method == .patch || method == .delete
+        let namespace = writes ? try registry.namespace(forWriting: name) : registry.namespace(forReading: name)
         record.namespace = namespace.name
         record.path = "/" + target.segments.joined(separator: "/")
 
@@ -130,7 +130,7 @@ struct RESTResponder: HTTPResponder {
 
     static func validKeys(_ segments: ArraySlice<String>) throws(ServerError) -> [String] {
         for segment in segments {
-            guard !segment.contains("/"), let path = try? DataPath(validating: segment), path.keys.count == 1 else {
+            guard !segment.utf8.contains(UInt8(ascii: "/")), let path = try? DataPath(validating: segment), path.keys.count == 1 else {
                 throw .invalidPath
             }
         }

@@ -13,29 +13,30 @@ struct RequestTarget: Sendable {
     var parameters: [(name: String, value: String)]
 
     /// Parses a request target such as `/users/a%20b.json?ns=x&orderBy=%22%24key%22`.
+    ///
+    /// The target is split on its bytes (`#`, `?`, `/`, `&` and `=` are ASCII, so every split
+    /// falls between characters): no character-by-character walk, and no Foundation search.
     init(_ raw: String) throws(ServerError) {
-        var target = Substring(raw)
-        if let hash = target.firstIndex(of: "#") { target = target[..<hash] }
-        var pathPart = target, queryPart: Substring = ""
-        if let question = target.firstIndex(of: "?") {
-            pathPart = target[..<question]
-            queryPart = target[target.index(after: question)...]
-        }
-        isJSON = pathPart.hasSuffix(".json")
-        if isJSON { pathPart = pathPart.dropLast(5) }
+        let utf8 = raw.utf8
+        let end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        let question = utf8[..<end].firstIndex(of: UInt8(ascii: "?"))
+        var pathPart = raw[..<(question ?? end)]
+        let queryPart: Substring = question.map { raw[utf8.index(after: $0)..<end] } ?? ""
+        isJSON = pathPart.utf8.count >= 5 && pathPart.utf8.suffix(5).elementsEqual(".json".utf8)
+        if isJSON { pathPart = raw[..<utf8.index(pathPart.endIndex, offsetBy: -5)] }
         segments = []
-        for piece in pathPart.split(separator: "/", omittingEmptySubsequences: true) {
-            guard let decoded = Self.percentDecoded(piece) else { throw .invalidPath }
+        for piece in pathPart.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            guard let decoded = Self.percentDecoded(Substring(piece)) else { throw .invalidPath }
             segments.append(decoded)
         }
         parameters = []
-        for pair in queryPart.split(separator: "&", omittingEmptySubsequences: true) {
+        for pair in queryPart.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let name: Substring, value: Substring
-            if let equals = pair.firstIndex(of: "=") {
-                name = pair[..<equals]
-                value = pair[pair.index(after: equals)...]
+            if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
+                name = Substring(pair[..<equals])
+                value = Substring(pair[pair.index(after: equals)...])
             } else {
-                name = pair
+                name = Substring(pair)
                 value = ""
             }
             guard let n = Self.percentDecoded(name), let v = Self.percentDecoded(value) else {
@@ -52,7 +53,7 @@ struct RequestTarget: Sendable {
 
     /// RFC 3986 percent-decoding to UTF-8; nil for a malformed escape or invalid UTF-8.
     static func percentDecoded(_ text: Substring) -> String? {
-        guard text.contains("%") else { return String(text) }
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()

@@ -23,9 +23,9 @@ enum Route: Equatable {
     /// The route of a request target's path (the query is not looked at).
     static func of(path target: String) -> Route {
         var path = Substring(target)
-        if let question = path.firstIndex(of: "?") { path = path[..<question] }
-        if path == "/.ws" { return .webSocket }
-        if path == "/.lp" { return .longPoll }
+        if let question = path.utf8.firstIndex(of: UInt8(ascii: "?")) { path = path[..<question] }
+        if path.utf8.elementsEqual("/.ws".utf8) { return .webSocket }
+        if path.utf8.elementsEqual("/.lp".utf8) { return .longPoll }
         guard let parsed = try? RequestTarget(String(path)) else { return .notFound }
         return of(parsed)
     }

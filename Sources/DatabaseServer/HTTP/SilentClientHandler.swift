@@ -18,7 +18,13 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let timeout: TimeAmount
     private let table: ConnectionTable?
     private var id: Int?
+    /// The drain's timer (after an error answer).
     private var timer: Scheduled<Void>?
+    /// When the request head being waited for must have arrived (nil: not counting).
+    private var headDeadline: NIODeadline?
+    /// The timer that checks ``headDeadline``: armed once and moved on when it fires early, so a
+    /// kept-alive connection's requests schedule and cancel nothing.
+    private var headTimer: Scheduled<Void>?
     /// Requests whose head the HTTP layer saw and whose response has not ended.
     private var inProgress = 0
     /// Whether the connection waits for a request head (the bytes are watched for its end).
@@ -45,6 +51,8 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
+        headTimer?.cancel()
+        headTimer = nil
         if let id { table?.remove(id) }
         id = nil
     }
@@ -52,22 +60,42 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
         timer = nil
+        headTimer?.cancel()
+        headTimer = nil
         if let id { table?.remove(id) }
         id = nil
         context.fireChannelInactive()
     }
 
+    /// Starts counting the head deadline from now.
     private func startTimer(context: ChannelHandlerContext) {
-        let channel = context.channel
-        timer = context.eventLoop.scheduleTask(in: timeout) {
+        headDeadline = .now() + timeout
+        armHeadTimer(eventLoop: context.eventLoop, channel: context.channel)
+    }
+
+    private func armHeadTimer(eventLoop: any EventLoop, channel: any Channel) {
+        guard headTimer == nil, let deadline = headDeadline else { return }
+        let bound = NIOLoopBound(self, eventLoop: eventLoop)
+        headTimer = eventLoop.scheduleTask(deadline: deadline) {
+            bound.value.headTimerFired(eventLoop: eventLoop, channel: channel)
+        }
+    }
+
+    /// Closes the connection if its head is late; else waits for the current deadline, if any.
+    private func headTimerFired(eventLoop: any EventLoop, channel: any Channel) {
+        headTimer = nil
+        guard waitingForHead, !draining, let deadline = headDeadline else { return }
+        if deadline <= .now() {
             channel.close(promise: nil)
+        } else {
+            armHeadTimer(eventLoop: eventLoop, channel: channel)
         }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if draining { return }
         if waitingForHead {
-            if timer == nil { startTimer(context: context) }
+            if headDeadline == nil { startTimer(context: context) }
             var found = false
             unwrapInboundIn(data).withUnsafeReadableBytes { bytes in
                 for byte in bytes {
@@ -87,8 +115,7 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private func headArrived() {
         waitingForHead = false
         tail = 0
-        timer?.cancel()
-        timer = nil
+        headDeadline = nil
         if let id { table?.setIdle(id, false) }
     }
 
@@ -139,6 +166,9 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Reads and drops what the client sends from now on; closes after ``drainTime``.
     private func drain(context: ChannelHandlerContext) {
         draining = true
+        headDeadline = nil
+        headTimer?.cancel()
+        headTimer = nil
         timer?.cancel()
         let channel = context.channel
         timer = context.eventLoop.scheduleTask(in: Self.drainTime) {
