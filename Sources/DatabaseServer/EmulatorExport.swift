@@ -1,5 +1,8 @@
 import DatabaseRules
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The Firebase emulator's export layout: `DIR/database_export/<namespace>.json`, one file per
 /// namespace, each the namespace's data in the export format (priorities kept).
@@ -17,7 +20,13 @@ package enum EmulatorExport {
     /// Reads every namespace file of an export. Throws a message naming each file that cannot
     /// be used (a name that is not a namespace name, unreadable, or not JSON); nothing is loaded
     /// then.
-    package static func read(_ directory: String) throws(ExportError) -> [(namespace: String, database: Database)] {
+    ///
+    /// Each file is read in chunks of `chunkSize` bytes and its tree built as it is read
+    /// (``DataStreamReader``), so the text is never held whole. `progress` hears after each chunk
+    /// and once when a file is done.
+    package static func read(
+        _ directory: String, chunkSize: Int = DataStreamReader.defaultChunkSize, progress: @escaping (ImportProgress) -> Void = { _ in }
+    ) throws(ExportError) -> [(namespace: String, database: Database)] {
         let dir = folder(directory)
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else {
             throw ExportError("\(dir.path): no such directory (an emulator export has DIR/database_export/<namespace>.json)")
@@ -32,19 +41,53 @@ package enum EmulatorExport {
                     "\(RequestRecord.escaped(path)): \(NamespaceName.shown(stem)) is not a namespace name (\(NamespaceName.rule)); rename the file or move it out of the folder")
                 continue
             }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                problems.append("\(path): cannot read the file")
-                continue
-            }
             do {
-                let input = try DataInputReader.read(bytes: [UInt8](data))
-                out.append((name.text, Database(root: input.resolved(now: Date().millisecondsSince1970, existing: nil))))
+                let root = try readFile(path, name: file, chunkSize: chunkSize, progress: progress)
+                out.append((name.text, Database(root: root)))
             } catch {
                 problems.append("\(path): \(error.message)")
             }
         }
         guard problems.isEmpty else { throw ExportError(problems.joined(separator: "\n")) }
         return out
+    }
+
+    /// Reads one namespace file with ``DataStreamReader``, a chunk at a time.
+    private static func readFile(_ path: String, name: String, chunkSize: Int, progress: @escaping (ImportProgress) -> Void) throws(DataError) -> DataNode? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw DataError(message: "cannot read the file: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var status = stat()
+        let total = fstat(fd, &status) == 0 ? Int(status.st_size) : 0
+        let started = ContinuousClock.now
+        var report = ImportProgress(file: name, bytesRead: 0, totalBytes: total, seconds: 0)
+        let now = Date().millisecondsSince1970
+        var reader = DataStreamReader(now: now, chunkSize: chunkSize) { (buffer) throws(DataError) -> Int in
+            while true {
+                let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+                if n >= 0 {
+                    report.bytesRead += n
+                    report.seconds = ImportProgress.seconds(since: started)
+                    if n > 0 { progress(report) }
+                    return n
+                }
+                if errno != EINTR { throw DataError(message: "cannot read the file: \(String(cString: strerror(errno)))") }
+            }
+        }
+        let root = try reader.read()
+        report.seconds = ImportProgress.seconds(since: started)
+        report.leaves = leafCount(root)
+        progress(report)
+        return root
+    }
+
+    /// The number of leaves in a tree.
+    static func leafCount(_ node: DataNode?) -> Int {
+        guard let node else { return 0 }
+        if node.isLeaf { return 1 }
+        var leaves = 0
+        node.forEachChild { _, child in leaves += leafCount(child) }
+        return leaves
     }
 
     /// Writes each namespace to `directory/database_export/<namespace>.json` (written next to

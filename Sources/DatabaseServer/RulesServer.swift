@@ -72,11 +72,22 @@ package final class RulesServer: Sendable {
 
     /// Loads an emulator export (`DIR/database_export/<namespace>.json`) into the namespaces,
     /// before the server listens. Returns the namespaces loaded.
+    ///
+    /// Every file is read before anything is loaded: one that cannot be read loads nothing. With
+    /// durable storage, the namespaces' new data is queued for the disk together, so it is stored
+    /// in one transaction: after a crash, storage holds either all of the import or none of it.
+    /// `progress` hears how the reading goes (see ``EmulatorExport/read(_:chunkSize:progress:)``).
     @discardableResult
-    package func importExport(from directory: String) async throws -> [String] {
-        let loaded = try EmulatorExport.read(directory)
-        for (name, database) in loaded {
-            registry.namespace(name).load(database)
+    package func importExport(from directory: String, progress: @escaping (ImportProgress) -> Void = { _ in }) async throws -> [String] {
+        let loaded = try EmulatorExport.read(directory, progress: progress)
+        let namespaces = loaded.map { (registry.namespace($0.namespace), $0.database) }
+        if let store {
+            _ = store.append(contentsOf: namespaces.map { namespace, database in
+                .write(namespace: namespace.name, entries: [([], database.root)], root: database.root)
+            })
+        }
+        for (namespace, database) in namespaces {
+            namespace.load(database, stored: store != nil)
         }
         try await store?.flush()
         return loaded.map(\.namespace)

@@ -40,7 +40,7 @@ package struct ServeCommand: AsyncParsableCommand {
         valueName: "dir"))
     package var data: String?
 
-    @Option(name: .customLong("import"), help: "Load an emulator export (DIR/database_export/<ns>.json) at start.")
+    @Option(name: .customLong("import"), help: "Load an emulator export (DIR/database_export/<ns>.json) at start; a long import shows its progress.")
     package var importDirectory: String?
 
     @Option(name: .customLong("export-on-exit"), help: ArgumentHelp("Write an emulator export to this directory when the server stops (SIGINT or SIGTERM).", valueName: "dir"))
@@ -148,7 +148,7 @@ package struct ServeCommand: AsyncParsableCommand {
         var imported: [String] = []
         if let importDirectory {
             do {
-                imported = try await server.importExport(from: importDirectory)
+                imported = try await server.importExport(from: importDirectory, progress: ImportProgressPrinter().report)
             } catch {
                 Self.fail("--import: \(error)")
             }

@@ -104,4 +104,61 @@ import Testing
         #expect(read[0].database.exportJSON(includePriority: true) == original.exportJSON(includePriority: true))
         #expect(original.exportJSON(includePriority: true).contains(#"".priority":2"#))
     }
+
+    /// A namespace file of about `bytes` bytes: `{"items": {"i0": {...}, ...}}`.
+    static func largeExport(bytes: Int) -> String {
+        var text = #"{"items": {"#
+        var n = 0
+        while text.utf8.count < bytes {
+            text += #""i\#(n)": {"title": "item \#(n)", "n": \#(n), "tags": ["a", "b"]}, "#
+            n += 1
+        }
+        return text + #""last": true}}"#
+    }
+
+    @Test func anImportWithAMalformedFileLoadsNothing() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let good = Self.largeExport(bytes: 200_000)
+        // The same text with a colon missing far into the file.
+        let bad = good.replacingOccurrences(of: #""i2000": {"#, with: #""i2000" {"#)
+        let offset = try #require(Array(bad.utf8).firstRange(of: Array(#""i2000" {"#.utf8))).lowerBound + 8
+        try dir.write(["database_export/alpha.json": good, "database_export/beta.json": bad, "database_export/gamma.json": #"{"g": 1}"#])
+        var configuration = ServerConfiguration()
+        configuration.logFormat = .quiet
+        let server = try RulesServer(configuration: configuration)
+        do {
+            try await server.importExport(from: dir.path)
+            Issue.record("the import was accepted")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains("beta.json: Invalid JSON at byte \(offset): expected ':' after the key."), "\(text)")
+            #expect(!text.contains("alpha.json") && !text.contains("gamma.json"), "\(text)")
+        }
+        #expect(server.registry.all.allSatisfy { $0.database.root == nil })
+        // The same file read in small chunks names the same offset.
+        #expect(throws: EmulatorExport.ExportError.self) { try EmulatorExport.read(dir.path, chunkSize: 1_000) }
+        do {
+            _ = try EmulatorExport.read(dir.path, chunkSize: 1_000)
+        } catch {
+            #expect(error.description.contains("at byte \(offset):"), "\(error.description)")
+        }
+    }
+
+    @Test func anImportReportsItsProgress() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let text = Self.largeExport(bytes: 50_000)
+        try dir.write(["database_export/big.json": text])
+        var reports: [ImportProgress] = []
+        let loaded = try EmulatorExport.read(dir.path, chunkSize: 4_096) { reports.append($0) }
+        let size = text.utf8.count
+        #expect(reports.count == (size + 4_095) / 4_096 + 1)
+        #expect(reports.allSatisfy { $0.file == "big.json" && $0.totalBytes == size })
+        #expect(reports.map(\.bytesRead) == (1...(size + 4_095) / 4_096).map { min($0 * 4_096, size) } + [size])
+        #expect(reports.dropLast().allSatisfy { !$0.finished })
+        let items = try #require(loaded.first?.database.root?.child("items"))
+        #expect(reports.last?.leaves == (items.childCount - 1) * 4 + 1)
+        #expect(loaded.first?.database.exportJSON(includePriority: true) == (try Self.database(text)).exportJSON(includePriority: true))
+    }
 }

@@ -327,13 +327,14 @@ package final class Namespace: Sendable {
     }
 
     /// Replaces the whole data without rules or events (an import at startup). With durable
-    /// storage the new data is stored too, unless it is what storage restored (`restored`).
+    /// storage the new data is stored too, unless `stored` says the caller has queued it already
+    /// (or it is what storage restored).
     @discardableResult
-    package func load(_ database: Database, restored: Bool = false) -> Durability {
+    package func load(_ database: Database, stored: Bool = false) -> Durability {
         state.withLock { state in
             state.database = database
             state.indexes = NamespaceIndexes()
-            guard let store, !restored else { return .immediate }
+            guard let store, !stored else { return .immediate }
             return Durability(store: store, sequence: store.append(.write(namespace: name, entries: [([], database.root)], root: database.root)))
         }
     }

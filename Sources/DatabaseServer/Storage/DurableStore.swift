@@ -21,7 +21,8 @@ import Synchronization
 /// namespace has grown past ``compactionBytes`` and past its last snapshot's size, the worker
 /// writes a new snapshot of the namespace and deletes the log before it: the file stays within a
 /// small multiple of the data, and the snapshot work is at most proportional to the data logged
-/// since the last one.
+/// since the last one. A write of a namespace's whole tree (an import, a write at the root) is
+/// stored as its snapshot straight away, in place of the log before it.
 ///
 /// A storage failure (a full disk) is permanent for the process: the write being stored is not
 /// acknowledged, and every later write is refused with 503, since memory and disk now differ.
@@ -159,6 +160,23 @@ package final class DurableStore: Sendable {
         }
     }
 
+    /// Queues several changes at once and returns the last one's number. They are queued under
+    /// one lock, so the worker takes them in the same batch: they are stored in one transaction,
+    /// all or none.
+    func append(contentsOf changes: [Change]) -> UInt64 {
+        state.withLock { state in
+            for change in changes {
+                state.pending.append((state.nextSequence, change))
+                state.nextSequence += 1
+            }
+            if !state.draining, !changes.isEmpty {
+                state.draining = true
+                worker.async { self.drain() }
+            }
+            return state.nextSequence - 1
+        }
+    }
+
     /// Returns when the change numbered `sequence`, and every one before it, is on disk. Throws
     /// when storing failed.
     package func waitUntilDurable(_ sequence: UInt64) async throws(ServerError) {
@@ -251,9 +269,23 @@ package final class DurableStore: Sendable {
     ) throws -> ([String: Int], [String: Int], Int) {
         var logBytes = logBytes, snapshotBytes = snapshotBytes
         var latest: [String: (sequence: UInt64, root: DataNode?)] = [:]
+        var snapshots = 0
         let insert = try db.cachedStatement(sql: "INSERT INTO writes (seq, namespace, path, value) VALUES (?, ?, ?, ?)")
         for (sequence, change) in batch {
             switch change {
+            case .write(let namespace, let entries, let root) where entries.count == 1 && entries[0].keys.isEmpty:
+                // The whole tree (an import, a write at the root): it is the namespace's new
+                // snapshot, and the log before it is not needed any more. One row either way, so
+                // the transaction stores all of it or none.
+                let value = root?.exportJSON(includePriority: true) ?? "null"
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO snapshots (namespace, seq, value) VALUES (?, ?, ?)",
+                    arguments: [namespace, Int64(sequence), value])
+                try db.execute(sql: "DELETE FROM writes WHERE namespace = ? AND seq <= ?", arguments: [namespace, Int64(sequence)])
+                logBytes[namespace] = 0
+                snapshotBytes[namespace] = value.utf8.count
+                latest[namespace] = nil
+                snapshots += 1
             case .write(let namespace, let entries, let root):
                 var bytes = 0
                 for entry in entries {
@@ -271,7 +303,6 @@ package final class DurableStore: Sendable {
                 }
             }
         }
-        var snapshots = 0
         for (namespace, last) in latest where logBytes[namespace, default: 0] > max(compactionBytes, snapshotBytes[namespace, default: 0]) {
             let value = last.root?.exportJSON(includePriority: true) ?? "null"
             try db.execute(
@@ -344,9 +375,22 @@ package final class DurableStore: Sendable {
         return (contents, (UInt64(highest) + 1, logBytes, snapshotBytes))
     }
 
+    /// Reads a stored value, building its tree as the text is read (no parsed copy of a large
+    /// snapshot besides the tree).
     private static func node(_ json: String, file: String, what: String) throws -> DataNode? {
+        var text = json
+        let result = text.withUTF8 { utf8 in
+            var position = 0
+            var reader = DataStreamReader(now: 0, chunkSize: min(max(utf8.count, 1), DataStreamReader.defaultChunkSize)) { buffer in
+                let n = min(buffer.count, utf8.count - position)
+                if n > 0 { buffer.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: utf8[position..<(position + n)]))) }
+                position += n
+                return n
+            }
+            return Result { () throws(DataError) -> DataNode? in try reader.read() }
+        }
         do {
-            return try DataInputReader.read(json: json).resolved(now: 0, existing: nil)
+            return try result.get()
         } catch {
             throw StoreError("\(file): \(what) cannot be read: \(error.message)")
         }

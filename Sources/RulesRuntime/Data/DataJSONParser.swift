@@ -178,7 +178,7 @@ struct DataJSONParser: ~Copyable {
 
     /// Turns a closed object into a value: a server value, a leaf in export format, an object
     /// with a priority, or a plain object.
-    private static func interpretObject(_ members: [(String, DataInput)], at keys: [String]) throws(DataError) -> DataInput {
+    static func interpretObject(_ members: [(String, DataInput)], at keys: [String]) throws(DataError) -> DataInput {
         var serverValue: DataInput?
         var value: DataInput?
         var priority: DataInput?
@@ -191,18 +191,42 @@ struct DataJSONParser: ~Copyable {
             default: others.append((key, member))
             }
         }
+        if serverValue == nil, value == nil, priority == nil { return .object(members) }
+        switch try interpretSpecial(serverValue: serverValue, value: value, priority: priority, firstOther: others.first?.0, at: keys) {
+        case .value(let replacement):
+            return replacement
+        case .object(let priority):
+            guard let priority, priority != .null else { return .object(others) }
+            return .withPriority(.object(others), priority: priority)
+        }
+    }
+
+    /// What an object with `".sv"`, `".value"` or `".priority"` members stands for.
+    enum SpecialObject {
+        /// The object is this value instead: a server value, or a leaf in export format (maybe
+        /// with a priority).
+        case value(DataInput)
+        /// The object is its other members, with this priority (nil or `.null`: none).
+        case object(priority: DataInput?)
+    }
+
+    /// Checks the special members of an object at `keys` (the last of each wins) and says what
+    /// the object stands for. `firstOther` is the first member key that is not special, if any.
+    static func interpretSpecial(
+        serverValue: DataInput?, value: DataInput?, priority: DataInput?, firstOther: String?, at keys: [String]
+    ) throws(DataError) -> SpecialObject {
         let shown = DataText.shownPath(keys)
         if let serverValue {
-            if let other = others.first?.0 ?? (value != nil ? ".value" : nil) ?? (priority != nil ? ".priority" : nil) {
+            if let other = firstOther ?? (value != nil ? ".value" : nil) ?? (priority != nil ? ".priority" : nil) {
                 throw DataError(message: "Invalid server value at \(shown): \".sv\" can't be combined with other members (found \(DataText.shownKey(other))).", path: DataPath(keys: keys))
             }
             switch serverValue {
             case .primitive(.string("timestamp")):
-                return .serverValue(.timestamp)
+                return .value(.serverValue(.timestamp))
             case .object(let m):
                 let n = DataInput.normalized(m)
                 if n.count == 1, n[0].0 == "increment", case .primitive(.number(let amount)) = n[0].1 {
-                    return .serverValue(.increment(amount))
+                    return .value(.serverValue(.increment(amount)))
                 }
             default:
                 break
@@ -211,7 +235,7 @@ struct DataJSONParser: ~Copyable {
             throw DataError(message: "Unsupported server value {\".sv\":\(text)} at \(shown): expected {\".sv\": \"timestamp\"} or {\".sv\": {\"increment\": <number>}}.", path: DataPath(keys: keys))
         }
         if let value {
-            if let other = others.first?.0 {
+            if let other = firstOther {
                 throw DataError(message: "Invalid value at \(shown): \".value\" can only be combined with \".priority\" (found \(DataText.shownKey(other))).", path: DataPath(keys: keys))
             }
             switch value {
@@ -220,15 +244,15 @@ struct DataJSONParser: ~Copyable {
                 let text = DataText.truncated(value.description, limit: DataText.shownPathCharacters)
                 throw DataError(message: "Invalid value at \(shown): \".value\" must be a string, number, boolean, null or server value, not \(text).", path: DataPath(keys: keys))
             }
-            guard let priority else { return value }
+            guard let priority else { return .value(value) }
             try DataInput.checkPriority(priority, at: keys)
-            return priority == .null ? value : .withPriority(value, priority: priority)
+            return .value(priority == .null ? value : .withPriority(value, priority: priority))
         }
         if let priority {
             try DataInput.checkPriority(priority, at: keys)
-            return priority == .null ? .object(others) : .withPriority(.object(others), priority: priority)
+            return .object(priority: priority)
         }
-        return .object(members)
+        return .object(priority: nil)
     }
 
     // MARK: - Scalars

@@ -1,0 +1,167 @@
+"""`rules serve --import`: a large export is read as a stream with progress on the terminal, a
+malformed one loads nothing and names the byte, and with `--data` an import killed with SIGKILL at
+any moment leaves either all of the previous data or all of the import, never a part."""
+import json
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+
+from conftest import BINARY, Server
+
+OPEN = {"rules": {".read": True, ".write": True}}
+PROJECT = ["--project", "demo-test"]
+NAMESPACE = "demo-test-default-rtdb"
+
+
+def write_export(directory, items):
+    """An export with `items` records in the default namespace and a second namespace; returns
+    the main file's size."""
+    folder = os.path.join(directory, "database_export")
+    os.makedirs(folder)
+    path = os.path.join(folder, f"{NAMESPACE}.json")
+    with open(path, "w") as f:
+        f.write('{"marker": "import", "items": {')
+        batch = []
+        for n in range(items):
+            batch.append(f'"item{n:07d}": {{"title": "Item number {n} with some text", "n": {n}, '
+                         f'"tags": ["alpha", "beta"], "meta": {{".value": {n % 97}, ".priority": {n}}}}}')
+            if len(batch) == 5000:
+                f.write(",".join(batch) + ",")
+                batch = []
+        batch.append('"last": {"done": true}')
+        f.write(",".join(batch) + "}}")
+    with open(os.path.join(folder, "other.json"), "w") as f:
+        json.dump({"from": "import"}, f)
+    return os.path.getsize(path)
+
+
+class ImportRun:
+    """`rules serve --data DATA --import EXPORT`, its standard error collected line by line."""
+
+    def __init__(self, data, export, rules):
+        self.proc = subprocess.Popen(
+            [os.path.abspath(BINARY), "serve", rules, "--port", "0", "--data", data, "--import", export, *PROJECT],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.lines = []
+        self.imported = threading.Event()
+        self.listening = threading.Event()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.proc.stderr:
+            self.lines.append(line)
+            if line.startswith("rules serve: imported "):
+                self.imported.set()
+            if "listening on http://" in line:
+                self.listening.set()
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.reader.join(timeout=10)
+
+
+def state(server, items):
+    """'previous', 'import', or a description of a mixture."""
+    tree = server.rest("GET", "/.json", shallow="true").json() or {}
+    other = server.rest("GET", "/.json", ns="other").json()
+    if sorted(tree) == ["before", "marker"] and other is None:
+        assert server.rest("GET", "/before.json").json() == {"acked": "yes", "n": 1}
+        assert server.rest("GET", "/marker.json").json() == "previous"
+        return "previous"
+    if sorted(tree) == ["items", "marker"] and other == {"from": "import"}:
+        assert server.rest("GET", "/marker.json").json() == "import"
+        keys = server.rest("GET", "/items.json", shallow="true").json()
+        assert len(keys) == items + 1, f"{len(keys)} items of {items + 1}"
+        assert server.rest("GET", f"/items/item{items - 1:07d}.json", format="export").json() == {
+            "title": f"Item number {items - 1} with some text", "n": items - 1, "tags": {"0": "alpha", "1": "beta"},
+            "meta": {".value": (items - 1) % 97, ".priority": items - 1}}
+        return "import"
+    return f"a mixture: root {sorted(tree)}, other namespace {other!r}"
+
+
+def test_an_import_killed_with_sigkill_is_all_or_nothing():
+    items = 250_000
+    with tempfile.TemporaryDirectory(prefix="rules-serve-import-") as work:
+        export = os.path.join(work, "export")
+        size = write_export(export, items)
+        assert size > 30_000_000, size
+        rules = os.path.join(work, "open.rules.json")
+        with open(rules, "w") as f:
+            json.dump(OPEN, f)
+
+        # How long a whole import takes, and what it prints.
+        calibration = os.path.join(work, "calibration")
+        started = time.time()
+        run = ImportRun(calibration, export, rules)
+        try:
+            assert run.listening.wait(timeout=600), "".join(run.lines)
+            full = time.time() - started
+        finally:
+            run.kill()
+        progress = [line for line in run.lines if line.startswith("rules serve: importing ")]
+        assert progress, "".join(run.lines)
+        assert re.match(rf"rules serve: importing {NAMESPACE}\.json: [\d.]+ MB of {round(size / 1e6)} MB \(\d+ %\)$", progress[0].rstrip()), progress[0]
+        done = [line for line in run.lines if line.startswith(f"rules serve: imported {NAMESPACE}.json: ")]
+        assert len(done) == 1 and f", {items * 5 + 2} leaves in " in done[0], "".join(run.lines)
+
+        outcomes = []
+        # Killed while the file is read (at fractions of the whole time), right after it is read
+        # (while storage writes it), and at the end.
+        for moment in [0.2, 0.5, 0.8, "imported", 0.95, 1.1]:
+            data = os.path.join(work, f"data-{moment}")
+            server = Server(OPEN, ["--data", data, *PROJECT])
+            try:
+                assert server.rest("PUT", "/before.json", {"acked": "yes", "n": 1}).status_code == 200
+                assert server.rest("PUT", "/marker.json", "previous").status_code == 200
+            finally:
+                server.stop()
+            run = ImportRun(data, export, rules)
+            try:
+                if moment == "imported":
+                    assert run.imported.wait(timeout=600), "".join(run.lines)
+                else:
+                    run.listening.wait(timeout=moment * full)
+            finally:
+                run.kill()
+            restarted = Server(OPEN, ["--data", data, *PROJECT])
+            try:
+                outcome = state(restarted, items)
+            finally:
+                restarted.stop()
+            assert outcome in ("previous", "import"), f"killed at {moment}: {outcome}"
+            outcomes.append(outcome)
+        assert outcomes[0] == "previous" and outcomes[-1] == "import", outcomes
+
+
+def test_a_malformed_export_loads_nothing_and_names_the_byte():
+    with tempfile.TemporaryDirectory(prefix="rules-serve-import-") as work:
+        folder = os.path.join(work, "export", "database_export")
+        os.makedirs(folder)
+        text = '{"a": {' + ",".join(f'"k{n}": {n}' for n in range(300_000)) + ', "broken" 1}}'
+        offset = text.index('"broken" 1') + len('"broken" ')
+        with open(os.path.join(folder, f"{NAMESPACE}.json"), "w") as f:
+            f.write(text)
+        with open(os.path.join(folder, "fine.json"), "w") as f:
+            f.write('{"ok": true}')
+        data = os.path.join(work, "data")
+        server = Server(OPEN, ["--data", data, *PROJECT])
+        try:
+            assert server.rest("PUT", "/kept.json", "yes").status_code == 200
+        finally:
+            server.stop()
+        result = subprocess.run([BINARY, "serve", "--port", "0", "--data", data, "--import", os.path.join(work, "export"), *PROJECT],
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 2
+        assert f"{NAMESPACE}.json: Invalid JSON at byte {offset}: expected ':' after the key." in result.stderr, result.stderr
+        server = Server(OPEN, ["--data", data, *PROJECT])
+        try:
+            assert server.rest("GET", "/.json").json() == {"kept": "yes"}
+            assert server.rest("GET", "/.json", ns="fine").json() is None
+        finally:
+            server.stop()
