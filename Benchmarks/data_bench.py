@@ -514,6 +514,10 @@ def measure_build(binary, args, main_export, scaling_exports, size_exports):
                 if args.websocket:
                     raise ListenRefused("")
                 result = asyncio.run(stream_fan_out(server, args.listeners, timeout))
+            except RuntimeError as failure:
+                # A build too slow for the fan-out: the other figures still count.
+                f.notes.append(f"{binary}: fan-out not measured: {failure}")
+                result = None
             except ListenRefused as refusal:
                 if str(refusal):
                     f.notes.append(str(refusal) + "; measured with WebSocket query listens instead")
