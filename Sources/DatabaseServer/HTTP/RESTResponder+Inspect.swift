@@ -18,8 +18,14 @@ extension RESTResponder {
 
     /// Whether a request target is the page or one of its endpoints (not logged).
     static func isInspection(_ rawTarget: String) -> Bool {
-        let path = rawTarget.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return path == "/" || path.isEmpty || path == "/favicon.ico" || path == "/.inspect" || path.hasPrefix("/.inspect/")
+        // Compared as bytes: this runs for every request.
+        let utf8 = rawTarget.utf8
+        let path = utf8[..<(utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex)]
+        func equals(_ text: StaticString) -> Bool {
+            text.withUTF8Buffer { path.elementsEqual($0) }
+        }
+        return path.isEmpty || equals("/") || equals("/favicon.ico") || equals("/.inspect")
+            || path.starts(with: "/.inspect/".utf8)
     }
 
     // MARK: - The page
