@@ -90,8 +90,10 @@ package final class Namespace: Sendable {
     private func prepareIndex(for query: Query, at keys: [String]) async {
         guard let order = NamespaceIndexes.indexedOrder(of: query) else { return }
         let key = NamespaceIndexes.Key(location: keys, order: order)
+        // Only a declared index that would be made (a large enough location, room for it) goes
+        // to the write queue: other queries never wait behind writes.
         let needed = state.withLock { state in
-            !state.indexes.contains(key) && Self.declares(state.rules, key)
+            state.indexes.wouldMake(key, root: state.database.root) && Self.declares(state.rules, key)
         }
         guard needed else { return }
         await executor.write {

@@ -8,11 +8,34 @@ import Synchronization
 /// that carries the session (``WebSocketDoor``, or ``LongPollSession`` and later the WebSocket
 /// it upgrades to) feeds it messages strictly in order and sends what the outbox yields.
 /// onDisconnect operations run when the transport says the client is gone (``disconnected()``).
-final class WireSession: @unchecked Sendable {
-    // State below is touched only by the one task that feeds messages, except `closeReason`,
-    // the outbox and `transport`.
-    /// The namespace it reads (a write registers it, if it is not yet: the same object).
-    private var namespace: Namespace
+final class WireSession: Sendable {
+    /// What the session's messages change. One task feeds the messages, in order; the lock makes
+    /// what other tasks read of it (the namespace's name for a log line, say) safe, and lets the
+    /// compiler check that.
+    private struct State {
+        /// The namespace it reads (a write registers it, if it is not yet: the same object).
+        var namespace: Namespace
+        var identity = Identity.user(.null)
+        var listens: [String: Listen] = [:]
+        var onDisconnect: [(operation: DatabaseOperation, keys: [String], bytes: Int)] = []
+        /// The bytes of the queued onDisconnect operations' messages.
+        var onDisconnectBytes = 0
+        /// When the write the current message made may be acknowledged (set by ``perform``).
+        var durability: Durability?
+        /// Where the namespace keeps the decision the current message causes (set by ``handle``).
+        var capture: DecisionCapture?
+    }
+
+    /// One listen of the session.
+    private struct Listen {
+        let id: Int
+        let keys: [String]
+        let query: Query
+        let tag: Int?
+        let queryJSON: String?
+    }
+
+    private let state: Mutex<State>
     /// Where a write registers the namespace (nil: it is registered).
     private let registry: NamespaceRegistry?
     private let log: RequestLog
@@ -23,11 +46,6 @@ final class WireSession: @unchecked Sendable {
     private let explainDenials: Bool
     /// Where the connection comes from (the administrator is refused to other sites' pages).
     private let origin: RequestOrigin
-    private var identity = Identity.user(.null)
-    private var listens: [String: (id: Int, keys: [String], query: Query, tag: Int?, queryJSON: String?)] = [:]
-    private var onDisconnect: [(operation: DatabaseOperation, keys: [String], bytes: Int)] = []
-    /// The bytes of the queued onDisconnect operations' messages.
-    private var onDisconnectBytes = 0
     /// Why the server ends the session, once it does.
     let closeReason = WireCloseReason()
     /// Everything the session sends, in order.
@@ -36,16 +54,28 @@ final class WireSession: @unchecked Sendable {
     let stream: AsyncStream<WireOutbox.Item>
     /// The transport named in the request log (`ws`, `lp`).
     private let transportName: Mutex<RequestRecord.Transport>
-    /// When the write the current message made may be acknowledged (set by ``perform``).
-    private var durability: Durability?
-    /// Where the namespace keeps the decision the current message causes (set by ``handle``).
-    private var capture: DecisionCapture?
+    private var namespace: Namespace {
+        get { state.withLock { $0.namespace } }
+        set { state.withLock { $0.namespace = newValue } }
+    }
+    private var identity: Identity {
+        get { state.withLock { $0.identity } }
+        set { state.withLock { $0.identity = newValue } }
+    }
+    private var durability: Durability? {
+        get { state.withLock { $0.durability } }
+        set { state.withLock { $0.durability = newValue } }
+    }
+    private var capture: DecisionCapture? {
+        get { state.withLock { $0.capture } }
+        set { state.withLock { $0.capture = newValue } }
+    }
 
     /// A session; `onOverflow` runs when the client lets more wait than ``ServerLimits`` allow
     /// (after the reason is set and the session's namespace and id are logged).
     init(namespace: Namespace, registry: NamespaceRegistry? = nil, log: RequestLog, limits: ServerLimits, host: String, session: String, explainDenials: Bool,
          transport: RequestRecord.Transport, origin: RequestOrigin, pending: QueueBudget.Shared? = nil, onOverflow: @escaping @Sendable () -> Void = {}) {
-        self.namespace = namespace
+        self.state = Mutex(State(namespace: namespace))
         self.origin = origin
         self.registry = registry
         self.log = log
@@ -201,7 +231,7 @@ final class WireSession: @unchecked Sendable {
         case "n":
             let keys = try keys(message)
             let key = Self.listenKey(keys, tag: Self.tag(message))
-            if let listen = listens.removeValue(forKey: key) { namespace.unlisten(listen.id) }
+            if let listen = state.withLock({ $0.listens.removeValue(forKey: key) }) { namespace.unlisten(listen.id) }
             return "{}"
         case "p":
             let keys = try keys(message)
@@ -233,7 +263,8 @@ final class WireSession: @unchecked Sendable {
                 ? .set(path: Namespace.path(keys), value: try value(message, "d", at: keys))
                 : .update(path: Namespace.path(keys), values: try updateEntries(message, at: keys))
             let bytes = message.size
-            guard onDisconnect.count < limits.maxOnDisconnectOperations else {
+            let (queued, onDisconnectBytes) = state.withLock { ($0.onDisconnect.count, $0.onDisconnectBytes) }
+            guard queued < limits.maxOnDisconnectOperations else {
                 throw WireFailure.server(ServerError(
                     .overloaded, "Too many onDisconnect operations on this connection: the limit is \(limits.maxOnDisconnectOperations) (rules serve --limit max-on-disconnect-operations=N)."))
             }
@@ -241,23 +272,29 @@ final class WireSession: @unchecked Sendable {
                 throw WireFailure.server(ServerError(
                     .overloaded, "The onDisconnect operations of this connection would hold \(onDisconnectBytes + bytes) bytes: the limit is \(limits.maxOnDisconnectBytes) (rules serve --limit max-on-disconnect-bytes=N)."))
             }
-            let identity = identity
+            let identity = identity, namespace = namespace
             try await serverCall({ () async throws(ServerError) in try await namespace.check(operation, as: identity, now: now) })
-            onDisconnect.append((operation, keys, bytes))
-            onDisconnectBytes += bytes
+            state.withLock { state in
+                state.onDisconnect.append((operation, keys, bytes))
+                state.onDisconnectBytes += bytes
+            }
             return "{}"
         case "oc":
             let keys = try keys(message)
-            onDisconnect.removeAll { entry in
-                guard entry.keys.starts(with: keys) else { return false }
-                onDisconnectBytes -= entry.bytes
-                return true
+            state.withLock { state in
+                var freed = 0
+                state.onDisconnect.removeAll { entry in
+                    guard entry.keys.starts(with: keys) else { return false }
+                    freed += entry.bytes
+                    return true
+                }
+                state.onDisconnectBytes -= freed
             }
             return "{}"
         case "g":
             let keys = try keys(message)
             let query = try WireQuery.parse(message.body["q"])
-            let identity = identity, capture = capture
+            let identity = identity, capture = capture, namespace = namespace
             let node = try await serverCall({ () async throws(ServerError) in
                 try await namespace.read(keys, query: query, as: identity, now: now, requireIndex: false, capture: capture).node
             })
@@ -270,9 +307,11 @@ final class WireSession: @unchecked Sendable {
     /// The namespace, registered for a write (a visitor's first write makes it; refused when
     /// the server holds as many namespaces as it may).
     private func writable() throws(ServerError) -> Namespace {
-        guard let registry, let name = try? NamespaceName(validating: namespace.name) else { return namespace }
-        namespace = try registry.namespace(forWriting: name)
-        return namespace
+        let current = namespace
+        guard let registry, let name = try? NamespaceName(validating: current.name) else { return current }
+        let registered = try registry.namespace(forWriting: name)
+        namespace = registered
+        return registered
     }
 
     private func serverCall<T>(_ body: () async throws(ServerError) -> T) async throws -> T {
@@ -288,8 +327,10 @@ final class WireSession: @unchecked Sendable {
         do { query = try WireQuery.parse(queryNode) } catch { throw WireFailure.server(error) }
         let tag = Self.tag(message)
         let key = Self.listenKey(keys, tag: tag)
-        if let old = listens.removeValue(forKey: key) { namespace.unlisten(old.id) }
-        guard listens.count < limits.maxListensPerConnection else {
+        let namespace = namespace
+        let (old, count) = state.withLock { state in (state.listens.removeValue(forKey: key), state.listens.count) }
+        if let old { namespace.unlisten(old.id) }
+        guard count < limits.maxListensPerConnection else {
             throw WireFailure.server(ServerError(
                 .overloaded, "Too many listens on this connection: the limit is \(limits.maxListensPerConnection) (rules serve --limit max-listens-per-connection=N)."))
         }
@@ -304,7 +345,7 @@ final class WireSession: @unchecked Sendable {
                 clientHash.isEmpty || clientHash != NodeHash.of(initial) ? .put(path: "/", value: RenderedValue(.node(initial))) : nil
             }
         })
-        listens[key] = (id, keys, query, tag, queryJSON)
+        state.withLock { $0.listens[key] = Listen(id: id, keys: keys, query: query, tag: tag, queryJSON: queryJSON) }
         return namespace.hasIndex(for: query, at: keys) ? "{}" : #"{"w":["no_index"]}"#
     }
 
@@ -316,11 +357,15 @@ final class WireSession: @unchecked Sendable {
     /// with it and moved to it without a pause (no event is missed), or revoked with `c` if it
     /// may no longer read.
     private func setIdentity(_ new: Identity, now: Double) async {
-        guard new != identity else { return }
-        identity = new
+        let (changed, listens, namespace) = state.withLock { state -> (Bool, [String: Listen], Namespace) in
+            guard new != state.identity else { return (false, [:], state.namespace) }
+            state.identity = new
+            return (true, state.listens, state.namespace)
+        }
+        guard changed else { return }
         for (key, listen) in listens {
             if await namespace.reidentify(listen.id, as: new, now: now) { continue }
-            listens.removeValue(forKey: key)
+            state.withLock { _ = $0.listens.removeValue(forKey: key) }
             let sink = makeSink(listen.keys, tag: listen.tag, queryJSON: listen.queryJSON)
             _ = sink.deliver(.cancel(reason: "Permission denied"))
         }
@@ -330,12 +375,17 @@ final class WireSession: @unchecked Sendable {
     /// the identity the connection has when it closes (not the one it had when it registered them:
     /// after `unauth` or a change of user, they run as the new caller).
     func disconnected() async {
+        let (listens, operations, identity, namespace) = state.withLock { state in
+            let taken = (state.listens, state.onDisconnect, state.identity, state.namespace)
+            state.listens = [:]
+            state.onDisconnect = []
+            state.onDisconnectBytes = 0
+            return taken
+        }
         for listen in listens.values { namespace.unlisten(listen.id) }
-        listens = [:]
         let now = Date().millisecondsSince1970
-        let identity = identity
         let pipeline = RequestPipeline(log: log)
-        for entry in onDisconnect {
+        for entry in operations {
             let record = RequestRecord(
                 transport: transport, method: "onDisconnect", namespace: namespace.name, path: Namespace.path(entry.keys),
                 identity: identity.description, uid: identity.uid, verdict: .allowed, status: 0, reason: nil, milliseconds: 0, time: Date())
@@ -346,8 +396,6 @@ final class WireSession: @unchecked Sendable {
                 return try await namespace.write(entry.operation, as: identity, now: now, capture: capture)
             }
         }
-        onDisconnect = []
-        onDisconnectBytes = 0
     }
 
     // MARK: - Reading bodies

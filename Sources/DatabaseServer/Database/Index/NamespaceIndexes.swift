@@ -55,6 +55,13 @@ struct NamespaceIndexes: Sendable {
         return ChildIndex(order: key.order, node: node)
     }
 
+    /// Whether ``build(_:root:)`` and ``install(_:for:)`` would add the index of `key` for
+    /// `root`'s data (it is not there, there is room, the location is large enough): O(depth).
+    func wouldMake(_ key: Key, root: DataNode?) -> Bool {
+        guard indexes[key] == nil, indexes.count < Self.maxIndexes else { return false }
+        return (DataNode.node(root, at: DataPath(keys: key.location))?.childCount ?? 0) >= Self.minimumChildren
+    }
+
     /// Adds an index made for the current data, unless the namespace already has
     /// ``maxIndexes``.
     mutating func install(_ index: ChildIndex, for key: Key) {
