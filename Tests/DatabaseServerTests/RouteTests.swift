@@ -17,5 +17,7 @@ import Testing
 
     @Test(arguments: routes) func everyPathHasOneRoute(_ path: String, _ route: Route) {
         #expect(Route.of(path: path) == route)
+        // The edge's quick test agrees with the table.
+        #expect(Route.isLongPoll(path: path) == (route == .longPoll))
     }
 }

@@ -22,7 +22,7 @@ struct EdgeResponder: HTTPResponder {
         var response: Response
         if hosts.allows(authority: request.head.authority) {
             // Each door makes the request's scope (origin, body reservation) from the request.
-            if Route.of(path: request.head.path ?? "/") == .longPoll {
+            if Route.isLongPoll(path: request.head.path ?? "/") {
                 response = await longPoll.respond(to: request)
             } else {
                 response = try await inner.respond(to: request, context: context)

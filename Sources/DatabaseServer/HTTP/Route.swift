@@ -20,6 +20,13 @@ enum Route: Equatable {
     /// A `.json` path that names nothing served (`/.settings/other.json`).
     case notFound
 
+    /// Whether a request target's path is the long-polling door's (`/.lp`, any query): what the
+    /// edge asks of every request, without parsing the rest of the target.
+    static func isLongPoll(path target: String) -> Bool {
+        let utf8 = target.utf8
+        return utf8[..<(utf8.firstIndex(of: UInt8(ascii: "?")) ?? utf8.endIndex)].elementsEqual("/.lp".utf8)
+    }
+
     /// The route of a request target's path (the query is not looked at).
     static func of(path target: String) -> Route {
         var path = Substring(target)
