@@ -29,14 +29,11 @@ Prints a Markdown table.
 import argparse
 import asyncio
 import atexit
-import base64
 import http.client
 import json
 import os
-import resource
 import shlex
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -50,6 +47,7 @@ RULES = os.path.join(HERE, "data", "database.rules.json")
 sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True  # no __pycache__ in Benchmarks/
 import make_export  # noqa: E402
+from server_bench import free_port, mock_token, raise_fd_limit  # noqa: E402
 
 NS = "bench"
 QUERIES = [
@@ -64,24 +62,7 @@ SCALING_POSTS = [10_000, 100_000, 1_000_000]
 LIVE = []  # servers to stop on exit
 
 
-def mock_token(uid):
-    def seg(obj):
-        return base64.urlsafe_b64encode(json.dumps(obj, separators=(",", ":")).encode()).decode().rstrip("=")
-    return seg({"alg": "none", "type": "JWT"}) + "." + seg({"sub": uid, "iat": 0}) + "."
-
-
 TOKEN = mock_token("alice")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def raise_fd_limit():
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def target(path, params=None):
@@ -396,18 +377,26 @@ async def stream_fan_out(server, listeners, timeout):
             done.append(time.perf_counter())
 
         waiters = [asyncio.create_task(one(s)) for s in streams]
-        loop = asyncio.get_running_loop()
-        started = time.perf_counter()
-        put_ms = await loop.run_in_executor(None, put_star, server.port, post_id, count, timeout)
-        try:
-            await asyncio.wait_for(asyncio.gather(*waiters), timeout)
-        except asyncio.TimeoutError:
-            raise RuntimeError(f"{len(done)} of {len(waiters)} query listeners got the write within {timeout:.0f} s "
-                               "(--timeout)") from None
-        return (max(done) - started) * 1000, put_ms, len(done), rss
+        put_ms, last_ms = await timed_write(server, post_id, count, waiters, done, timeout)
+        return last_ms, put_ms, len(done), rss
     finally:
         for s in streams:
             s.writer.close()
+
+
+async def timed_write(server, post_id, count, waiters, done, timeout):
+    """Makes the write that moves `post_id` into the top 10 and waits until every waiter has seen
+    it (each appends its arrival time to `done`); returns the PUT's own latency and the time to
+    the last arrival, in ms."""
+    loop = asyncio.get_running_loop()
+    started = time.perf_counter()
+    put_ms = await loop.run_in_executor(None, put_star, server.port, post_id, count, timeout)
+    try:
+        await asyncio.wait_for(asyncio.gather(*waiters), timeout)
+    except asyncio.TimeoutError:
+        raise RuntimeError(f"{len(done)} of {len(waiters)} query listeners got the write within {timeout:.0f} s "
+                           "(--timeout)") from None
+    return put_ms, (max(done) - started) * 1000
 
 
 async def websocket_fan_out(server, listeners, timeout):
@@ -444,15 +433,8 @@ async def websocket_fan_out(server, listeners, timeout):
                     return
 
         waiters = [asyncio.create_task(until_push(ws)) for ws in clients]
-        loop = asyncio.get_running_loop()
-        started = time.perf_counter()
-        put_ms = await loop.run_in_executor(None, put_star, server.port, post_id, count, timeout)
-        try:
-            await asyncio.wait_for(asyncio.gather(*waiters), timeout)
-        except asyncio.TimeoutError:
-            raise RuntimeError(f"{len(done)} of {len(waiters)} query listeners got the write within {timeout:.0f} s "
-                               "(--timeout)") from None
-        return (max(done) - started) * 1000, put_ms, len(done), rss
+        put_ms, last_ms = await timed_write(server, post_id, count, waiters, done, timeout)
+        return last_ms, put_ms, len(done), rss
     finally:
         for ws in clients:
             await ws.close()

@@ -176,7 +176,7 @@ import Testing
         #expect(NamespaceIndexes.build(NamespaceIndexes.Key(location: ["few"], order: .value), root: root) == nil)
         var indexes = NamespaceIndexes()
         indexes.install(NamespaceIndexes.build(key, root: root)!, for: key)
-        var next = DataNode.replacing(root, at: DataPath(keys: ["items", "k3", "score"]), with: DataNode(leaf: .number(99)))
+        let next = DataNode.replacing(root, at: DataPath(keys: ["items", "k3", "score"]), with: DataNode(leaf: .number(99)))
         indexes.apply(.single(["items", "k3", "score"]), old: root, new: next)
         #expect(indexes.contains(key))
         let top = indexes.select(Query(order: .child(["score"]), limitToLast: 1), at: ["items"], root: next)
@@ -184,7 +184,6 @@ import Testing
         let replaced = DataNode.replacing(next, at: DataPath(keys: ["items"]), with: small)
         indexes.apply(.single(["items"]), old: next, new: replaced)
         #expect(!indexes.contains(key))
-        next = replaced
         #expect(indexes.count == 0)
     }
 

@@ -1,3 +1,5 @@
+import DatabaseRules
+
 /// A REST request's target, split and percent-decoded: the path's segments (before `.json`) and
 /// the query parameters.
 ///
@@ -59,21 +61,12 @@ struct RequestTarget: Sendable {
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                guard let high = iterator.next().flatMap(JSONEscape.hexDigit), let low = iterator.next().flatMap(JSONEscape.hexDigit) else { return nil }
                 bytes.append(high << 4 | low)
             } else {
                 bytes.append(byte)
             }
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

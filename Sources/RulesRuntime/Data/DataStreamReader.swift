@@ -441,36 +441,29 @@ package struct DataStreamReader: ~Copyable {
             let escapeStart = offset
             i += 1
             guard let e = try peek() else { throw syntax("unterminated string", at: start) }
-            switch e {
-            case UInt8(ascii: "\""): scratch.append(0x22)
-            case UInt8(ascii: "\\"): scratch.append(0x5C)
-            case UInt8(ascii: "/"): scratch.append(0x2F)
-            case UInt8(ascii: "b"): scratch.append(0x08)
-            case UInt8(ascii: "f"): scratch.append(0x0C)
-            case UInt8(ascii: "n"): scratch.append(0x0A)
-            case UInt8(ascii: "r"): scratch.append(0x0D)
-            case UInt8(ascii: "t"): scratch.append(0x09)
-            case UInt8(ascii: "u"):
+            if let byte = JSONEscape.simple(e) {
+                scratch.append(byte)
+            } else if e == UInt8(ascii: "u") {
                 i += 1
                 var scalar = try readHex4(escapeStart)
-                if scalar >= 0xD800, scalar <= 0xDBFF {
+                if JSONEscape.isHighSurrogate(scalar) {
                     // A high surrogate must be followed by an escaped low surrogate.
                     guard try peek() == UInt8(ascii: "\\") else { throw syntax("invalid \\u escape (unpaired surrogate)", at: escapeStart) }
                     i += 1
                     guard try peek() == UInt8(ascii: "u") else { throw syntax("invalid \\u escape (unpaired surrogate)", at: escapeStart) }
                     i += 1
                     let low = try readHex4(escapeStart)
-                    guard low >= 0xDC00, low <= 0xDFFF else {
+                    guard JSONEscape.isLowSurrogate(low) else {
                         throw syntax("invalid \\u escape (unpaired surrogate)", at: escapeStart)
                     }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if scalar >= 0xDC00, scalar <= 0xDFFF {
+                    scalar = JSONEscape.combine(high: scalar, low: low)
+                } else if JSONEscape.isLowSurrogate(scalar) {
                     throw syntax("invalid \\u escape (unpaired surrogate)", at: escapeStart)
                 }
                 guard let u = Unicode.Scalar(scalar) else { throw syntax("invalid \\u escape", at: escapeStart) }
                 UTF8.encode(u) { scratch.append($0) }
                 continue
-            default:
+            } else {
                 throw syntax("invalid escape sequence", at: escapeStart)
             }
             i += 1
@@ -482,14 +475,8 @@ package struct DataStreamReader: ~Copyable {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let c = try peek() else { throw syntax("invalid \\u escape", at: escapeStart) }
-            let digit: UInt32
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(c - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(c - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(c - UInt8(ascii: "A") + 10)
-            default: throw syntax("invalid \\u escape", at: escapeStart)
-            }
-            value = value * 16 + digit
+            guard let digit = JSONEscape.hexDigit(c) else { throw syntax("invalid \\u escape", at: escapeStart) }
+            value = value * 16 + UInt32(digit)
             i += 1
         }
         return value
