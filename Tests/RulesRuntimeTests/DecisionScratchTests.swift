@@ -164,17 +164,17 @@ import Testing
         let ruleset = try #require(RulesCompiler.compile(source: Self.rules).ruleset)
         let engine = RulesEngine(ruleset: ruleset)
         var scratch = DecisionScratch()
-        weak var oldTree: DataNode?
-        weak var newTree: DataNode?
+        weak var oldTree: AnyObject?
+        weak var newTree: AnyObject?
         do {
             let root = try DataNode.fromJSON(#"{"users": {"a": {"name": "Ann"}}, "rooms": {"r1": {"members": {"a": true}}}}"#)
-            oldTree = root
+            oldTree = root?.storage
             var written: DataNode?
             for (op, auth) in Self.operations {
                 let decision = engine.decide(op, on: root, auth: auth, now: 1, scratch: &scratch)
                 if decision.allowed, decision.newRoot !== root { written = decision.newRoot }
             }
-            newTree = written
+            newTree = written?.storage
             #expect(oldTree != nil && newTree != nil)
         }
         #expect(oldTree == nil)

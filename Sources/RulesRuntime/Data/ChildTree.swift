@@ -39,9 +39,9 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     /// The rank of slot `i`'s key.
     func rank(at i: Int) -> KeyRank { withUnsafeMutablePointerToElements { $0[i].rank } }
     /// A leaf's child at slot `i`.
-    func node(at i: Int) -> DataNode { withUnsafeMutablePointerToElements { unsafeDowncast($0[i].child, to: DataNode.self) } }
+    func node(at i: Int) -> DataNode { withUnsafeMutablePointerToElements { $0[i].child } }
     /// An inner node's subtree at slot `i`.
-    func sub(at i: Int) -> ChildTree { withUnsafeMutablePointerToElements { unsafeDowncast($0[i].child, to: ChildTree.self) } }
+    func sub(at i: Int) -> ChildTree { withUnsafeMutablePointerToElements { $0[i].child.subtree } }
 
     /// The slot of the probe's key in this tree node, or where it would be inserted.
     func search(_ probe: KeyProbe) -> (index: Int, found: Bool) {
@@ -126,9 +126,9 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
             let n = header.pointee.count
             if header.pointee.isLeaf {
                 let keys = header.pointee.keys
-                for i in 0..<n { body(keys[i], unsafeDowncast(slots[i].child, to: DataNode.self)) }
+                for i in 0..<n { body(keys[i], slots[i].child) }
             } else {
-                for i in 0..<n { unsafeDowncast(slots[i].child, to: ChildTree.self).forEach(body) }
+                for i in 0..<n { slots[i].child.subtree.forEach(body) }
             }
         }
     }
@@ -230,9 +230,9 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
                     n += 1
                     if leaf {
                         entries += 1
-                        nodes += unsafeDowncast(slot.child, to: DataNode.self).count
+                        nodes += slot.child.count
                     } else {
-                        let sub = unsafeDowncast(slot.child, to: ChildTree.self)
+                        let sub = slot.child.subtree
                         entries += sub.entryCount
                         nodes += sub.nodeCount
                     }
@@ -316,19 +316,16 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
 
     /// The key and slot that point at this subtree from its parent.
     private var entryForParent: (key: String, slot: ChildSlot) {
-        (keys[0], ChildSlot(rank: rank(at: 0), child: self))
+        (keys[0], ChildSlot(rank: rank(at: 0), child: DataNode(subtree: self)))
     }
 
     // MARK: - Copies with one slot changed
 
-    /// Copies the slots `range` of `from` to uninitialised memory at `to`: their bytes in one
-    /// move, then a retain of each child (which is what initialising them one by one does,
-    /// without a branch and a load and store per slot).
+    /// Copies the slots `range` of `from` to uninitialised memory at `to`.
     @inline(__always)
     private static func copySlots(_ from: UnsafeMutablePointer<ChildSlot>, _ range: Range<Int>, to: UnsafeMutablePointer<ChildSlot>) {
         if range.isEmpty { return }
-        UnsafeMutableRawPointer(to).copyMemory(from: from + range.lowerBound, byteCount: range.count * MemoryLayout<ChildSlot>.stride)
-        for i in range { _ = Unmanaged.passUnretained(from[i].child).retain() }
+        to.initialize(from: from + range.lowerBound, count: range.count)
     }
 
     /// A copy with slot `index` replaced (and its key, when `key` is given), its counts given.
@@ -444,7 +441,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         case .one(let part):
             // The slot's key is the subtree's first key, which changes only when its first
             // child did: otherwise the keys stay shared.
-            return .one(replacing(i, with: ChildSlot(rank: part.rank(at: 0), child: part),
+            return .one(replacing(i, with: ChildSlot(rank: part.rank(at: 0), child: DataNode(subtree: part)),
                                   key: part.startsWith(keyOf: i, in: self) ? nil : part.key(at: 0),
                                   entryCount: entryCount - old.entryCount + part.entryCount,
                                   nodeCount: nodeCount - old.nodeCount + part.nodeCount))
@@ -541,10 +538,11 @@ struct ChildTreeHeader {
 }
 
 /// One slot of a ``ChildTree`` node: a child, or a subtree, with the rank of its key (the key
-/// itself is in the node's ``ChildKeys``).
+/// itself is in the node's ``ChildKeys``). A leaf child is held here whole, with no allocation
+/// of its own.
 struct ChildSlot {
     /// The ``KeyRank`` of the slot's key, which searches compare first.
     let rank: KeyRank
-    /// A leaf's ``DataNode``, or an inner node's ``ChildTree``.
-    let child: AnyObject
+    /// A tree leaf's child, or an inner node's subtree (``DataNode/init(subtree:)``).
+    let child: DataNode
 }

@@ -1,6 +1,11 @@
 /// One node of the stored database: a leaf holding a ``Primitive``, or an object with at least
 /// one child. Immutable, so trees are shared freely between threads and between versions.
 ///
+/// A value of 17 bytes: a leaf's value itself, or a reference to its object's ``ChildTree``. A
+/// parent's child tree holds its children's nodes in its own slots, so a leaf costs no
+/// allocation of its own (a string leaf longer than 15 bytes keeps its bytes in the string's
+/// storage); only a node with a priority, which few have, is boxed.
+///
 /// A write builds a new tree that **shares** every subtree it does not touch with the old one:
 /// ``replacing(_:at:with:)`` copies only the nodes on the written path (and, in each, the
 /// ``ChildTree`` nodes that lead to the written child). `null` and `{}` are never stored:
@@ -8,14 +13,14 @@
 ///
 /// Trees are expected to be shallow (the database allows 31 levels); very deep trees built by
 /// hand are supported but are freed recursively.
-public final class DataNode: Sendable {
-    /// What a node holds, in one field of 17 bytes: a node's object is then 33 bytes, which the
-    /// allocator serves from a 48-byte chunk (three separate fields took 80, served from 96).
-    /// A priority, which few nodes have, is boxed with the rest.
+public struct DataNode: Sendable {
+    /// What a node holds: a leaf's value, an object's children, or (boxed) either with a priority.
     private enum Payload {
-        case leaf(Primitive)
+        case string(String)
+        case number(Double)
+        case bool(Bool)
         case object(ChildTree)
-        indirect case prioritized(value: Primitive?, childTree: ChildTree?, priority: Primitive)
+        case prioritized(PrioritizedPayload)
     }
 
     /// (`ManagedBuffer`, which ``ChildTree`` is, cannot declare itself `Sendable`; a tree node is
@@ -25,50 +30,106 @@ public final class DataNode: Sendable {
     /// The value of a leaf; nil for an object.
     public var value: Primitive? {
         switch payload {
-        case .leaf(let value): value
+        case .string(let s): .string(s)
+        case .number(let d): .number(d)
+        case .bool(let b): .bool(b)
         case .object: nil
-        case .prioritized(let value, _, _): value
+        case .prioritized(let box): box.value
         }
     }
 
     /// The children of an object, in ``KeyOrder``; nil for a leaf.
     var childTree: ChildTree? {
         switch payload {
-        case .leaf: nil
         case .object(let tree): tree
-        case .prioritized(_, let tree, _): tree
+        case .prioritized(let box): box.childTree
+        default: nil
         }
     }
 
     /// The priority: a string or a number, or nil.
     public var priority: Primitive? {
-        if case .prioritized(_, _, let priority) = payload { return priority }
+        if case .prioritized(let box) = payload { return box.priority }
         return nil
     }
-
-    /// The number of nodes in this subtree, this one included (kept by the children's tree).
-    public var count: Int { childTree.map { 1 + $0.nodeCount } ?? 1 }
 
     /// A leaf. A boolean priority is not a valid priority and is dropped.
     public init(leaf: Primitive, priority: Primitive? = nil) {
         if let priority = Self.validPriority(priority) {
-            payload = .prioritized(value: leaf, childTree: nil, priority: priority)
+            payload = .prioritized(PrioritizedPayload(value: leaf, childTree: nil, priority: priority))
         } else {
-            payload = .leaf(leaf)
+            switch leaf {
+            case .string(let s): payload = .string(s)
+            case .number(let d): payload = .number(d)
+            case .bool(let b): payload = .bool(b)
+            }
         }
     }
 
     /// An object over its children.
     init(children: ChildTree, priority: Primitive?) {
         if let priority {
-            payload = .prioritized(value: nil, childTree: children, priority: priority)
+            payload = .prioritized(PrioritizedPayload(value: nil, childTree: children, priority: priority))
         } else {
             payload = .object(children)
         }
     }
 
+    /// The slot of an inner ``ChildTree`` node: a reference to the subtree below it.
+    init(subtree: ChildTree) {
+        payload = .object(subtree)
+    }
+
+    /// The allocation that holds an object's children (or a node's priority), nil for a plain
+    /// leaf: what a test watches to see that a tree was freed.
+    package var storage: AnyObject? {
+        switch payload {
+        case .object(let tree): tree
+        case .prioritized(let box): box
+        default: nil
+        }
+    }
+
+    /// The subtree of an inner ``ChildTree`` node's slot (made by ``init(subtree:)``).
+    var subtree: ChildTree {
+        guard case .object(let tree) = payload else { preconditionFailure("not a subtree slot") }
+        return tree
+    }
+
+    /// Whether two nodes are the same stored node: the same object (the same children's tree and
+    /// priority), or leaves with the same value and priority. Cheap, and what writes compare to
+    /// tell that nothing changed; ``isEqual(to:)`` compares contents.
+    public static func same(_ a: DataNode?, _ b: DataNode?) -> Bool {
+        guard let a, let b else { return a == nil && b == nil }
+        switch (a.payload, b.payload) {
+        case (.object(let x), .object(let y)): return x === y
+        case (.string(let x), .string(let y)): return KeyOrder.sameBytes(x, y)
+        case (.number(let x), .number(let y)): return x.bitPattern == y.bitPattern
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.prioritized(let x), .prioritized(let y)):
+            if x === y { return true }
+            guard x.childTree === y.childTree, x.priority == y.priority else { return false }
+            switch (x.value, y.value) {
+            case (nil, nil): return true
+            case (let v?, let w?): return sameLeaf(v, w)
+            default: return false
+            }
+        default: return false
+        }
+    }
+
+
+    /// The same leaf value: equal, and numbers with the same bits (`0` and `-0` differ).
+    private static func sameLeaf(_ a: Primitive, _ b: Primitive) -> Bool {
+        if case .number(let x) = a, case .number(let y) = b { return x.bitPattern == y.bitPattern }
+        return a == b
+    }
+
+    /// The number of nodes in this subtree, this one included (kept by the children's tree).
+    public var count: Int { childTree.map { 1 + $0.nodeCount } ?? 1 }
+
     /// An object with one child.
-    private convenience init(onlyChild child: DataNode, at key: String, rank: KeyRank? = nil, priority: Primitive?) {
+    private init(onlyChild child: DataNode, at key: String, rank: KeyRank? = nil, priority: Primitive?) {
         self.init(children: .single(key, rank: rank ?? KeyOrder.rank(key), child), priority: priority)
     }
 
@@ -471,3 +532,23 @@ public final class DataNode: Sendable {
         return true
     }
 }
+
+/// A node with a priority: its value or its children, and the priority, in one box.
+final class PrioritizedPayload: Sendable {
+    let value: Primitive?
+    /// (See ``DataNode``'s payload.)
+    nonisolated(unsafe) let childTree: ChildTree?
+    let priority: Primitive
+
+    init(value: Primitive?, childTree: ChildTree?, priority: Primitive) {
+        self.value = value
+        self.childTree = childTree
+        self.priority = priority
+    }
+}
+
+/// Whether two nodes are the same stored node (``DataNode/same(_:_:)``).
+public func === (a: DataNode?, b: DataNode?) -> Bool { DataNode.same(a, b) }
+
+/// Whether two nodes are not the same stored node (``DataNode/same(_:_:)``).
+public func !== (a: DataNode?, b: DataNode?) -> Bool { !DataNode.same(a, b) }
