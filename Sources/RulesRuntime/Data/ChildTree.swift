@@ -523,18 +523,32 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     }
 }
 
-/// The fixed part of a ``ChildTree`` node, before its slots.
+/// The fixed part of a ``ChildTree`` node, before its slots: 32 bytes, the narrow fields last.
 struct ChildTreeHeader {
-    /// Slots in the node.
-    var count: Int
-    /// Whether the slots hold data nodes (a leaf) or subtrees (an inner node).
-    let isLeaf: Bool
     /// Children below.
     var entryCount: Int
     /// Data nodes below.
     var nodeCount: Int
     /// The slots' keys, shared with the node's copies that keep them.
     let keys: ChildKeys
+    /// Slots in the node (at most ``ChildTree/maxLeaf`` or ``ChildTree/maxInner``).
+    private var slots: UInt32
+    /// Whether the slots hold data nodes (a leaf) or subtrees (an inner node).
+    let isLeaf: Bool
+
+    init(count: Int, isLeaf: Bool, entryCount: Int, nodeCount: Int, keys: ChildKeys) {
+        self.entryCount = entryCount
+        self.nodeCount = nodeCount
+        self.keys = keys
+        self.slots = UInt32(count)
+        self.isLeaf = isLeaf
+    }
+
+    /// Slots in the node.
+    var count: Int {
+        get { Int(slots) }
+        set { slots = UInt32(newValue) }
+    }
 }
 
 /// One slot of a ``ChildTree`` node: a child, or a subtree, with the rank of its key (the key
