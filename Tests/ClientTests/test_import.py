@@ -167,3 +167,32 @@ def test_a_malformed_export_loads_nothing_and_names_the_byte():
             assert server.rest("GET", "/.json", ns="fine").json() is None
         finally:
             server.stop()
+
+
+def test_a_string_past_the_limit_is_refused_without_being_held():
+    """A 200 MB string in an export is refused with its length, and the import never holds it:
+    the process's peak memory stays far below the string's size."""
+    with tempfile.TemporaryDirectory(prefix="rules-serve-import-") as work:
+        folder = os.path.join(work, "export", "database_export")
+        os.makedirs(folder)
+        piece = "word " * 200_000
+        length = 200 * len(piece)
+        with open(os.path.join(folder, f"{NAMESPACE}.json"), "w") as f:
+            f.write('{"post": {"body": "')
+            for _ in range(200):
+                f.write(piece)
+            f.write('"}}')
+        # A fresh Python process waits for the server, so its children's peak memory is the
+        # server's alone.
+        probe = ("import resource, subprocess, sys\n"
+                 "r = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=300)\n"
+                 "print(r.returncode)\n"
+                 "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+                 "sys.stdout.write(r.stderr)\n")
+        result = subprocess.run(
+            ["python3", "-c", probe, os.path.abspath(BINARY), "serve", "--port", "0", "--import", os.path.join(work, "export"), *PROJECT],
+            capture_output=True, text=True, timeout=400)
+        code, peak_kib, stderr = result.stdout.split("\n", 2)
+        assert code == "2", result.stdout
+        assert f"String at /post/body is too long: {length} bytes (the limit is 10485760)." in stderr, stderr
+        assert int(peak_kib) < 150 * 1024, f"peak RSS {int(peak_kib) // 1024} MB while refusing a 200 MB string"

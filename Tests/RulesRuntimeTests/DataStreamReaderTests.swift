@@ -117,6 +117,31 @@ private let inputs: [String] = [
         }
     }
 
+    /// A string past the limit is checked as it goes and not kept: the same error (its whole
+    /// length, or its invalid UTF-8 at any point) as the whole-text reader gives, with characters
+    /// and escapes across every boundary.
+    @Test func stringsPastTheLimitFailAsTheWholeTextReaderDoes() {
+        let limit = DataLimits.maxStringBytes
+        let unit = Array("ab\\n\\u00e9é😀\\ud83d\\ude00c".utf8)
+        var body: [UInt8] = []
+        // 29 bytes of JSON for 16 of text: about 1.1 times the limit.
+        while body.count < limit / 16 * 29 * 11 / 10 { body += unit }
+        let cases: [[UInt8]] = [
+            body,
+            body + [0xFF],
+            Array(body[..<(limit / 2)]) + [0xC3] + Array(body[(limit / 2)...]),
+            body + [0x0A],
+        ]
+        for content in cases {
+            let bytes = Array(#"{"s": ""#.utf8) + content + Array(#""}"#.utf8)
+            let expected = whole(bytes)
+            if case .success = expected { Issue.record("a string past the limit was accepted") }
+            for chunkSize in [1 << 20, 65_537] {
+                #expect(streamed(bytes, chunkSize: chunkSize) == expected)
+            }
+        }
+    }
+
     @Test func errorsGiveTheByteOffsetInTheWholeInput() {
         // Members up to a chunk boundary, then a key without its ':' exactly at the boundary, and
         // again just after it.

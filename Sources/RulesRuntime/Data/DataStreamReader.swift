@@ -12,8 +12,9 @@
 /// key.`
 ///
 /// Memory: one chunk of input, the open containers' children (handed to ``DataNode/object(_:priority:)``
-/// when each container closes) and the tree built so far. Only a single string or number is
-/// gathered whole, whatever the chunks it spans. Open containers live on an explicit stack, so no
+/// when each container closes) and the tree built so far. A string up to the length limit, a key
+/// and a number are gathered whole, whatever the chunks they span; a longer string is checked
+/// and let go as it is read, for its error. Open containers live on an explicit stack, so no
 /// input can overflow the call stack.
 package struct DataStreamReader: ~Copyable {
     /// Fills the buffer it is given with the next bytes of input and returns how many it wrote;
@@ -124,9 +125,8 @@ package struct DataStreamReader: ~Copyable {
                     continue outer
                 }
             case UInt8(ascii: "\""):
-                let s = try readString()
-                let bytesCount = s.utf8.count
-                if bytesCount > DataLimits.maxStringBytes {
+                let (s, bytesCount) = try readString(keepingAtMost: DataLimits.maxStringBytes)
+                guard let s, bytesCount <= DataLimits.maxStringBytes else {
                     let keys = valuePath()
                     throw DataError(message: "String at \(DataText.shownPath(keys)) is too long: \(bytesCount) bytes (the limit is \(DataLimits.maxStringBytes)).", path: DataPath(keys: keys))
                 }
@@ -265,7 +265,7 @@ package struct DataStreamReader: ~Copyable {
     /// Reads `"key" :` in an object and checks the key.
     private mutating func readMemberKey() throws(DataError) {
         guard try peek() == UInt8(ascii: "\"") else { throw syntax("expected a string key") }
-        let key = try readString()
+        let key = try readString(keepingAtMost: .max).text!
         try skipWhitespace()
         guard try peek() == UInt8(ascii: ":") else { throw syntax("expected ':' after the key") }
         i += 1
@@ -394,8 +394,14 @@ package struct DataStreamReader: ~Copyable {
         c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")
     }
 
-    /// Reads a string literal starting at its opening quote (which is in the buffer).
-    private mutating func readString() throws(DataError) -> String {
+    /// Bytes of a string too long to keep that are checked and let go at once.
+    private static let dropRun = 1 << 16
+
+    /// Reads a string literal starting at its opening quote (which is in the buffer): its text
+    /// and its length in UTF-8 bytes. A string longer than `limit` is read to its end and checked
+    /// (so the error is the same as for a kept one) but not kept whole: its text is nil, and its
+    /// bytes are let go as they are checked, a run at a time.
+    private mutating func readString(keepingAtMost limit: Int) throws(DataError) -> (text: String?, bytes: Int) {
         let start = offset
         i += 1
         // Fast path: the whole string in the buffer, without escapes.
@@ -406,14 +412,20 @@ package struct DataStreamReader: ~Copyable {
                 guard let s = String(validating: UnsafeBufferPointer(rebasing: buffer[i..<j]), as: UTF8.self) else {
                     throw syntax("invalid UTF-8 in string", at: start)
                 }
+                let count = j - i
                 i = j + 1
-                return s
+                return (s, count)
             }
             if c == UInt8(ascii: "\\") || c < 0x20 { break }
             j += 1
         }
         scratch.removeAll(keepingCapacity: true)
+        // Bytes already checked and let go (a string past `limit`).
+        var dropped = 0
         while true {
+            if scratch.count >= Self.dropRun, dropped + scratch.count > limit {
+                dropped += try dropCheckedPrefix(stringStart: start)
+            }
             // Copy the run of plain bytes up to the next quote, backslash, control character or
             // the end of the buffer.
             var j = i
@@ -432,7 +444,7 @@ package struct DataStreamReader: ~Copyable {
                 guard let s = String(validating: scratch, as: UTF8.self) else {
                     throw syntax("invalid UTF-8 in string", at: start)
                 }
-                return s
+                return dropped == 0 ? (s, scratch.count) : (nil, dropped + scratch.count)
             }
             if c < 0x20 {
                 throw syntax("control character in string (it must be escaped)")
@@ -468,6 +480,21 @@ package struct DataStreamReader: ~Copyable {
             }
             i += 1
         }
+    }
+
+    /// Checks the UTF-8 of `scratch` up to its last whole character and removes it, keeping a
+    /// character whose bytes are not all there yet; returns how many bytes were removed.
+    private mutating func dropCheckedPrefix(stringStart: Int) throws(DataError) -> Int {
+        var cut = scratch.count
+        // Back over up to three continuation bytes, and their lead byte: that character may
+        // go on in the next bytes.
+        var back = 0
+        while back < 3, cut > 0, scratch[cut - 1] & 0xC0 == 0x80 { cut -= 1; back += 1 }
+        if cut > 0, scratch[cut - 1] >= 0xC0 { cut -= 1 }
+        let valid = scratch.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[..<cut]), as: UTF8.self) != nil }
+        guard valid else { throw syntax("invalid UTF-8 in string", at: stringStart) }
+        scratch.removeFirst(cut)
+        return cut
     }
 
     /// Reads four hex digits at the cursor.
