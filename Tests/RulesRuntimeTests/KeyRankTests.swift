@@ -101,6 +101,46 @@ import Testing
         #expect(KeyOrder.rank("abcdefghijklmno") < KeyOrder.rank("abcdefghijklmnoX"))
     }
 
+    /// A rank that decides equality holds its key whole: a node of such keys keeps no copy.
+    @Test func ranksThatDecideGiveTheirKeyBack() {
+        var keys = Self.edgeKeys
+        var rng = SplitMix64(seed: 11)
+        let alphabet = Array("0123456789-az_AZ\u{0}é😀")
+        for _ in 0..<2_000 {
+            keys.append(String((0..<(1 + rng.below(17))).map { _ in alphabet[rng.below(alphabet.count)] }))
+        }
+        for key in keys where KeyOrder.rank(key).decidesEquality {
+            #expect(Array(KeyOrder.rank(key).key.utf8) == Array(key.utf8), "\(key.debugDescription)")
+        }
+    }
+
+    /// A node's keys, whether all are whole in their ranks or some are long (then all are kept in
+    /// a block, made when the first long key arrives), read back the same through inserts,
+    /// replacements and removals, narrow and wide.
+    @Test(arguments: [6, 30, 33, 200])
+    func keysReadBackThroughWritesWhetherKeptOrInRanks(count: Int) throws {
+        var rng = SplitMix64(seed: UInt64(count) &* 7)
+        var expected: [String: Int] = [:]
+        var node: DataNode?
+        for step in 0..<(count * 4) {
+            let long = rng.below(5) == 0
+            let key = long ? "-NxAbCdEfGhIjKlMnOp" + String(rng.below(count)) : "k" + String(rng.below(count))
+            if rng.below(4) == 0 {
+                expected[key] = nil
+                node = node.flatMap { $0.settingChild(key, to: nil) }
+            } else {
+                expected[key] = step
+                node = (node ?? DataNode(leaf: .bool(true))).settingChild(key, to: DataNode(leaf: .number(Double(step))))
+                if node?.child(key)?.value != .number(Double(step)) { Issue.record("\(key) not set") }
+            }
+            if let current = node, current.value == nil {
+                let sorted = expected.keys.sorted { KeyOrder.compare($0, $1) < 0 }
+                #expect(current.keys == sorted)
+                for (k, v) in expected { #expect(current.child(k)?.value == .number(Double(v))) }
+            }
+        }
+    }
+
     /// Every key of a node is found, and every absent key is not, whether the keys share long
     /// prefixes (ties broken by bytes) or not, in a narrow node and in a wide one.
     @Test(arguments: [5, 40, 3_000])

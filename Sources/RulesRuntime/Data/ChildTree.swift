@@ -6,8 +6,9 @@
 /// costs about as much as under one with a hundred.
 ///
 /// Each tree node keeps its slots (a rank and a child each) in its own allocation, after its
-/// header, and its keys in a ``ChildKeys`` block: a copy that replaces one child shares the
-/// keys and is one allocation, with static class metadata (a new `Array` goes through the
+/// header. A key of up to 15 bytes (or an integer) is whole in its rank: a node whose keys are
+/// all such keeps no other copy of them. A node with a longer key keeps its keys in a
+/// ``ChildKeys`` block, which a copy that replaces one child shares: such a copy is one allocation, with static class metadata (a new `Array` goes through the
 /// standard library's unspecialised allocation path, which looks up runtime metadata on every
 /// call). Slots and keys are written only while a node is made, so nodes are shared freely
 /// between threads and between versions of a tree.
@@ -31,11 +32,13 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     var entryCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.entryCount } }
     /// Data nodes below (the sum of the children's ``DataNode/count``).
     var nodeCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.nodeCount } }
-    /// The slots' keys.
-    private var keys: ChildKeys { withUnsafeMutablePointerToHeader { $0.pointee.keys } }
+    /// The slots' keys, when not every key is whole in its rank.
+    private var keys: ChildKeys? { withUnsafeMutablePointerToHeader { $0.pointee.keys } }
 
     /// The key of slot `i`: a leaf's child key, an inner node's subtree's first key.
-    func key(at i: Int) -> String { keys[i] }
+    func key(at i: Int) -> String {
+        withUnsafeMutablePointers { header, slots in header.pointee.keys?[i] ?? slots[i].rank.key }
+    }
     /// The rank of slot `i`'s key.
     func rank(at i: Int) -> KeyRank { withUnsafeMutablePointerToElements { $0[i].rank } }
     /// A leaf's child at slot `i`.
@@ -60,7 +63,8 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
                 if l > pl { high = mid; continue }
                 // The same key, or (for a long key) the same first 15 bytes: the bytes decide.
                 if probe.rank.decidesEquality { return (mid, true) }
-                let c = header.pointee.keys.compare(mid, probe.key)
+                // (Such a rank is never whole, so the node keeps its keys.)
+                let c = header.pointee.keys?.compare(mid, probe.key) ?? KeyOrder.compareStringBytes(slots[mid].rank.key, probe.key)
                 if c == 0 { return (mid, true) }
                 if c < 0 { low = mid &+ 1 } else { high = mid }
             }
@@ -125,8 +129,11 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         withUnsafeMutablePointers { header, slots in
             let n = header.pointee.count
             if header.pointee.isLeaf {
-                let keys = header.pointee.keys
-                for i in 0..<n { body(keys[i], slots[i].child) }
+                if let keys = header.pointee.keys {
+                    for i in 0..<n { body(keys[i], slots[i].child) }
+                } else {
+                    for i in 0..<n { body(slots[i].rank.key, slots[i].child) }
+                }
             } else {
                 for i in 0..<n { slots[i].child.subtree.forEach(body) }
             }
@@ -202,7 +209,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     /// A tree node over `keys`, whose first `count` slots `fill` initialises (room for
     /// `capacity`, when given), with its counts already known.
     @inline(__always)
-    private static func make(leaf: Bool, keys: ChildKeys, count: Int, capacity: Int? = nil, entryCount: Int, nodeCount: Int,
+    private static func make(leaf: Bool, keys: ChildKeys?, count: Int, capacity: Int? = nil, entryCount: Int, nodeCount: Int,
                              _ fill: (UnsafeMutablePointer<ChildSlot>) -> Void) -> ChildTree {
         let tree = unsafeDowncast(create(minimumCapacity: capacity ?? count) { _ in
             ChildTreeHeader(count: 0, isLeaf: leaf, entryCount: entryCount, nodeCount: nodeCount, keys: keys)
@@ -217,31 +224,35 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     /// A tree node over the entries that `fill` writes through its `append` argument (at most
     /// `capacity` of them), its counts summed from them.
     @inline(__always)
-    private static func make(leaf: Bool, capacity: Int, _ fill: ((String, ChildSlot) -> Void) -> Void) -> ChildTree {
-        let block = ChildKeys.make(count: 0, capacity: capacity) { _ in }
-        let tree = make(leaf: leaf, keys: block, count: 0, capacity: capacity, entryCount: 0, nodeCount: 0) { _ in }
-        block.withUnsafeMutablePointers { keyCount, keyTo in
-            tree.withUnsafeMutablePointers { header, to in
-                var n = 0, entries = 0, nodes = 0
-                fill { key, slot in
-                    precondition(n < capacity, "more entries than the capacity of a child tree node")
-                    (keyTo + n).initialize(to: key)
-                    (to + n).initialize(to: slot)
-                    n += 1
-                    if leaf {
-                        entries += 1
-                        nodes += slot.child.count
-                    } else {
-                        let sub = slot.child.subtree
-                        entries += sub.entryCount
-                        nodes += sub.nodeCount
+    private static func make(leaf: Bool, capacity: Int, _ fill: ((String?, ChildSlot) -> Void) -> Void) -> ChildTree {
+        let tree = make(leaf: leaf, keys: nil, count: 0, capacity: capacity, entryCount: 0, nodeCount: 0) { _ in }
+        tree.withUnsafeMutablePointers { header, to in
+            var n = 0, entries = 0, nodes = 0
+            // Made at the first key that is not whole in its rank, with the keys before it.
+            var block: ChildKeys?
+            fill { key, slot in
+                precondition(n < capacity, "more entries than the capacity of a child tree node")
+                if block == nil, !slot.rank.decidesEquality {
+                    block = ChildKeys.make(count: 0, capacity: capacity) { keyTo in
+                        for i in 0..<n { (keyTo + i).initialize(to: to[i].rank.key) }
                     }
                 }
-                keyCount.pointee = n
-                header.pointee.count = n
-                header.pointee.entryCount = entries
-                header.pointee.nodeCount = nodes
+                if let block {
+                    block.withUnsafeMutablePointerToElements { ($0 + n).initialize(to: key ?? slot.rank.key) }
+                }
+                (to + n).initialize(to: slot)
+                n += 1
+                if leaf {
+                    entries += 1
+                    nodes += slot.child.count
+                } else {
+                    let sub = slot.child.subtree
+                    entries += sub.entryCount
+                    nodes += sub.nodeCount
+                }
             }
+            block?.withUnsafeMutablePointerToHeader { $0.pointee = n }
+            header.pointee = ChildTreeHeader(count: n, isLeaf: leaf, entryCount: entries, nodeCount: nodes, keys: block)
         }
         return tree
     }
@@ -258,7 +269,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
 
     /// A leaf with one child.
     static func single(_ key: String, rank: KeyRank, _ child: DataNode) -> ChildTree {
-        make(leaf: true, keys: .make(count: 1) { $0.initialize(to: key) }, count: 1, entryCount: 1, nodeCount: child.count) { to in
+        make(leaf: true, keys: rank.decidesEquality ? nil : .make(count: 1) { $0.initialize(to: key) }, count: 1, entryCount: 1, nodeCount: child.count) { to in
             to.initialize(to: ChildSlot(rank: rank, child: child))
         }
     }
@@ -301,7 +312,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
 
     /// The key and slot at `i`.
     private func entry(_ i: Int) -> (key: String, slot: ChildSlot) {
-        (keys[i], withUnsafeMutablePointerToElements { $0[i] })
+        (key(at: i), withUnsafeMutablePointerToElements { $0[i] })
     }
 
     /// Appends the keys and slots of every leaf below, in order.
@@ -316,7 +327,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
 
     /// The key and slot that point at this subtree from its parent.
     private var entryForParent: (key: String, slot: ChildSlot) {
-        (keys[0], ChildSlot(rank: rank(at: 0), child: DataNode(subtree: self)))
+        (key(at: 0), ChildSlot(rank: rank(at: 0), child: DataNode(subtree: self)))
     }
 
     // MARK: - Copies with one slot changed
@@ -333,7 +344,16 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         withUnsafeMutablePointers { header, slots in
             let n = header.pointee.count
             let old = header.pointee.keys
-            let keys = key.map { key in ChildKeys.make(count: n) { ChildKeys.copy(old, n, replacing: index, with: key, into: $0) } } ?? old
+            var keys = old
+            if let key {
+                if let old {
+                    keys = ChildKeys.make(count: n) { ChildKeys.copy(old, n, replacing: index, with: key, into: $0) }
+                } else if !slot.rank.decidesEquality {
+                    keys = ChildKeys.make(count: n) { to in
+                        for i in 0..<n { (to + i).initialize(to: i == index ? key : slots[i].rank.key) }
+                    }
+                }
+            }
             return Self.make(leaf: header.pointee.isLeaf, keys: keys, count: n, entryCount: entryCount, nodeCount: nodeCount) { to in
                 Self.copySlots(slots, 0..<index, to: to)
                 (to + index).initialize(to: slot)
@@ -346,8 +366,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     private func removing(_ index: Int, entryCount: Int, nodeCount: Int) -> ChildTree {
         withUnsafeMutablePointers { header, slots in
             let n = header.pointee.count
-            let old = header.pointee.keys
-            let keys = ChildKeys.make(count: n - 1) { ChildKeys.copy(old, n, removing: index, into: $0) }
+            let keys = header.pointee.keys.map { old in ChildKeys.make(count: n - 1) { ChildKeys.copy(old, n, removing: index, into: $0) } }
             return Self.make(leaf: header.pointee.isLeaf, keys: keys, count: n - 1, entryCount: entryCount, nodeCount: nodeCount) { to in
                 Self.copySlots(slots, 0..<index, to: to)
                 Self.copySlots(slots, (index + 1)..<n, to: to + index)
@@ -359,8 +378,16 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     private func inserting(_ slot: ChildSlot, key: String, at index: Int, entryCount: Int, nodeCount: Int) -> ChildTree {
         withUnsafeMutablePointers { header, slots in
             let n = header.pointee.count
-            let old = header.pointee.keys
-            let keys = ChildKeys.make(count: n + 1) { ChildKeys.copy(old, n, inserting: key, at: index, into: $0) }
+            var keys: ChildKeys?
+            if let old = header.pointee.keys {
+                keys = ChildKeys.make(count: n + 1) { ChildKeys.copy(old, n, inserting: key, at: index, into: $0) }
+            } else if !slot.rank.decidesEquality {
+                keys = ChildKeys.make(count: n + 1) { to in
+                    for i in 0..<index { (to + i).initialize(to: slots[i].rank.key) }
+                    (to + index).initialize(to: key)
+                    for i in index..<n { (to + i + 1).initialize(to: slots[i].rank.key) }
+                }
+            }
             return Self.make(leaf: header.pointee.isLeaf, keys: keys, count: n + 1, entryCount: entryCount, nodeCount: nodeCount) { to in
                 Self.copySlots(slots, 0..<index, to: to)
                 (to + index).initialize(to: slot)
@@ -389,7 +416,8 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         let r = rank(at: 0)
         if r != parent.rank(at: i) { return false }
         if r.decidesEquality { return true }
-        return keys.sameKey(0, as: parent.keys, i)
+        if let mine = keys, let theirs = parent.keys { return mine.sameKey(0, as: theirs, i) }
+        return KeyOrder.sameBytes(key(at: 0), parent.key(at: i))
     }
 
     // MARK: - Setting a child
@@ -493,13 +521,20 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         let merged = Self.make(leaf: true, capacity: n + changes.count) { append in
             withUnsafeMutablePointers { header, slots in
                 let oldKeys = header.pointee.keys
+                // A kept key is passed only where the node keeps its keys (else it is whole in its rank).
+                func compareOld(_ i: Int, _ j: Int) -> Int {
+                    let ra = slots[i].rank, rb = changes[j].rank
+                    if ra != rb { return ra < rb ? -1 : 1 }
+                    if ra.decidesEquality { return 0 }
+                    return KeyOrder.compareStringBytes(oldKeys?[i] ?? ra.key, changes[j].key)
+                }
                 var i = 0, j = 0
                 // The kept slots are copied.
                 while i < n || j < changes.count {
                     let c = i == n ? 1 : j == changes.count ? -1
-                        : KeyOrder.compare(oldKeys[i], rank: slots[i].rank, changes[j].key, rank: changes[j].rank)
+                        : compareOld(i, j)
                     if c < 0 {
-                        append(oldKeys[i], slots[i])
+                        append(oldKeys?[i], slots[i])
                         i += 1
                         continue
                     }
@@ -529,14 +564,15 @@ struct ChildTreeHeader {
     var entryCount: Int
     /// Data nodes below.
     var nodeCount: Int
-    /// The slots' keys, shared with the node's copies that keep them.
-    let keys: ChildKeys
+    /// The slots' keys, shared with the node's copies that keep them; nil when every key is
+    /// whole in its rank (``KeyRank/key``).
+    let keys: ChildKeys?
     /// Slots in the node (at most ``ChildTree/maxLeaf`` or ``ChildTree/maxInner``).
     private var slots: UInt32
     /// Whether the slots hold data nodes (a leaf) or subtrees (an inner node).
     let isLeaf: Bool
 
-    init(count: Int, isLeaf: Bool, entryCount: Int, nodeCount: Int, keys: ChildKeys) {
+    init(count: Int, isLeaf: Bool, entryCount: Int, nodeCount: Int, keys: ChildKeys?) {
         self.entryCount = entryCount
         self.nodeCount = nodeCount
         self.keys = keys

@@ -83,6 +83,21 @@ struct KeyRank: Comparable, Hashable, Sendable {
         }
     }
 
+    /// The key of a rank that decides equality (``decidesEquality``): an integer's digits, or a
+    /// key of up to 15 bytes, which the rank holds whole. A child tree whose keys all have such
+    /// ranks keeps no other copy of them.
+    var key: String {
+        if high < KeyOrder.firstStringRank {
+            return String(Int64(bitPattern: high) &- 0x8000_0000)
+        }
+        let count = Int(low & 0xFF)
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2) { words in
+            words[0] = high.bigEndian
+            words[1] = low.bigEndian
+            return String(decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(words)[..<count]), as: UTF8.self)
+        }
+    }
+
     /// The rank of a key.
     init(_ key: String) {
         var key = key
