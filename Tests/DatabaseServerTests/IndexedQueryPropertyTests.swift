@@ -213,7 +213,7 @@ import Testing
             // Filtered listeners get the whole selection in each event.
             if !q.filters { q.limitToFirst = 5 }
             let sink = RecordingSink()
-            _ = try await ns.listen(Self.location, query: q, as: user, sink: sink, now: 0) { node in
+            _ = try await ns.listen(DataPath(keys: Self.location), query: q, as: user, sink: sink, now: 0) { node in
                 .put(path: "/", value: RenderedValue(.node(node)))
             }
             listeners.append((q, sink))
@@ -241,7 +241,7 @@ import Testing
                 }
             }
             let q = Self.query(&random)
-            let read = try await ns.read(Self.location, query: q, as: user, now: 0).node
+            let read = try await ns.read(DataPath(keys: Self.location), query: q, as: user, now: 0).node
             #expect(Self.same(read, q.select(node)), "seed \(seed) step \(step): read \(q)")
         }
     }

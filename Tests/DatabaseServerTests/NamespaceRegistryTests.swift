@@ -13,7 +13,7 @@ import Testing
         let registry = NamespaceRegistry(defaultName: "default", rules: .open, maxNamespaces: 3)
         for i in 0..<100 {
             let ns = registry.namespace(forReading: Self.name("probe-\(i)"))
-            #expect(try await ns.read([], as: Self.anonymous, now: 0).node == nil)
+            #expect(try await ns.read(DataPath(keys: []), as: Self.anonymous, now: 0).node == nil)
         }
         #expect(registry.all.isEmpty)
         #expect(registry.existing(Self.name("probe-0")) == nil)
@@ -48,7 +48,7 @@ import Testing
         let registry = NamespaceRegistry(defaultName: "default", rules: .open)
         let visitor = registry.namespace(forReading: Self.name("fresh"))
         let sink = RecordingSink()
-        _ = try await visitor.listen(["room"], as: Self.anonymous, sink: sink, now: 0)
+        _ = try await visitor.listen(DataPath(keys: ["room"]), as: Self.anonymous, sink: sink, now: 0)
         // A second reader of the same name shares the visitor while it is held.
         #expect(registry.namespace(forReading: Self.name("fresh")) === visitor)
         #expect(registry.all.isEmpty)
@@ -78,8 +78,8 @@ import Testing
         let visitor = registry.namespace(forReading: Self.name("v"))
         let closed = NamespaceRules(ruleset: try Ruleset(source: #"{"rules": {".read": false}}"#), source: "", origin: .file("r.json"))
         #expect(registry.replaceDefaultRules(closed).isEmpty, "visitors are not reported as namespaces")
-        await #expect(throws: ServerError.self) { try await visitor.read([], as: Self.anonymous, now: 0) }
-        await #expect(throws: ServerError.self) { try await registry.namespace(forReading: Self.name("w")).read([], as: Self.anonymous, now: 0) }
+        await #expect(throws: ServerError.self) { try await visitor.read(DataPath(keys: []), as: Self.anonymous, now: 0) }
+        await #expect(throws: ServerError.self) { try await registry.namespace(forReading: Self.name("w")).read(DataPath(keys: []), as: Self.anonymous, now: 0) }
     }
 
     @Test func aStoredNameThatIsNotANamespaceNameIsKeptWithAWarning() async {

@@ -93,7 +93,7 @@ final class RecordingSink: EventSink {
         let ns = namespace()
         _ = try await ns.write(.set(path: "/rooms/r1", value: ["public": true, "title": "t"]), as: .admin, now: 0)
         let sink = RecordingSink()
-        let (_, initial) = try await ns.listen(["rooms", "r1"], as: Self.alice, sink: sink, now: 0)
+        let (_, initial) = try await ns.listen(DataPath(keys: ["rooms", "r1"]), as: Self.alice, sink: sink, now: 0)
         #expect(initial?.exportJSON() == #"{"public":true,"title":"t"}"#)
         _ = try await ns.write(.push(path: "/rooms/r1/msgs", value: "", key: "-K1"), as: .admin, now: 0)
         _ = try await ns.write(.update(path: "/rooms/r1", values: [("title", "x"), ("meta/n", 1)]), as: .admin, now: 0)
@@ -115,8 +115,8 @@ final class RecordingSink: EventSink {
         let ns = namespace()
         _ = try await ns.write(.set(path: "/rooms/r1/public", value: true), as: .admin, now: 0)
         let sink = RecordingSink()
-        _ = try await ns.listen(["rooms", "r1"], as: Self.alice, sink: sink, now: 0)
-        await #expect(throws: ServerError.self) { try await ns.listen(["rooms", "secret"], as: Self.alice, sink: RecordingSink(), now: 0) }
+        _ = try await ns.listen(DataPath(keys: ["rooms", "r1"]), as: Self.alice, sink: sink, now: 0)
+        await #expect(throws: ServerError.self) { try await ns.listen(DataPath(keys: ["rooms", "secret"]), as: Self.alice, sink: RecordingSink(), now: 0) }
         _ = try await ns.write(.set(path: "/rooms/r1/public", value: false), as: .admin, now: 0)
         _ = try await ns.write(.set(path: "/rooms/r1/title", value: "later"), as: .admin, now: 0)
         #expect(sink.received == [.cancel(reason: "Permission denied")])
@@ -127,7 +127,7 @@ final class RecordingSink: EventSink {
     @Test func aRulesChangeCancelsListenersThatMayNoLongerRead() async throws {
         let ns = namespace()
         let sink = RecordingSink()
-        _ = try await ns.listen(["users", "alice"], as: Self.alice, sink: sink, now: 0)
+        _ = try await ns.listen(DataPath(keys: ["users", "alice"]), as: Self.alice, sink: sink, now: 0)
         ns.setRules(NamespaceRules(ruleset: try Ruleset(source: #"{"rules": {}}"#), source: "", origin: .uploaded))
         #expect(sink.received == [.cancel(reason: "Permission denied")])
     }
@@ -135,7 +135,7 @@ final class RecordingSink: EventSink {
     @Test func aListenerThatCannotKeepUpIsCutOff() async throws {
         let ns = namespace()
         let sink = RecordingSink(capacity: 2)
-        _ = try await ns.listen(["users"], as: .admin, sink: sink, now: 0)
+        _ = try await ns.listen(DataPath(keys: ["users"]), as: .admin, sink: sink, now: 0)
         for i in 0..<5 { _ = try await ns.write(.set(path: "/users/u\(i)", value: "x"), as: .admin, now: 0) }
         #expect(sink.received.count == 2)
         #expect(sink.isFinished)
@@ -145,7 +145,7 @@ final class RecordingSink: EventSink {
     @Test func queryListenersSeeTheirSelection() async throws {
         let ns = namespace()
         let sink = RecordingSink()
-        _ = try await ns.listen(["users"], query: Query(order: .key, limitToFirst: 1), as: .admin, sink: sink, now: 0)
+        _ = try await ns.listen(DataPath(keys: ["users"]), query: Query(order: .key, limitToFirst: 1), as: .admin, sink: sink, now: 0)
         _ = try await ns.write(.set(path: "/users/m", value: "1"), as: .admin, now: 0)
         _ = try await ns.write(.set(path: "/users/z", value: "2"), as: .admin, now: 0)  // outside the first 1
         _ = try await ns.write(.set(path: "/users/a", value: "3"), as: .admin, now: 0)

@@ -50,7 +50,7 @@ import Testing
             case 2:
                 // A transaction: read, add one, write if nothing changed meanwhile; else again.
                 while true {
-                    let current = try await ns.read(["counters", "c"], as: identity, now: 0).node
+                    let current = try await ns.read(DataPath(keys: ["counters", "c"]), as: identity, now: 0).node
                     let next = (current.flatMap { Double($0.exportJSON(includePriority: false)) } ?? 0) + 1
                     let write = DatabaseOperation.set(path: "/counters/c", value: .number(next))
                     if case .committed = try await ns.write(write, as: identity, now: 0, condition: .ifHash(NodeHash.of(current))) {
@@ -60,7 +60,7 @@ import Testing
                 }
             case 3:
                 do {
-                    _ = try await ns.setPriority(at: ["counters", "c"], to: .number(Double(random.below(100))), as: identity, now: 0)
+                    _ = try await ns.setPriority(at: DataPath(keys: ["counters", "c"]), to: .number(Double(random.below(100))), as: identity, now: 0)
                 } catch {
                     // Nothing to set a priority on yet.
                     #expect(error.kind == .badRequest)
@@ -68,7 +68,7 @@ import Testing
             case 4:
                 if listening.isEmpty || random.chance(0.6) {
                     let sink = RecordingSink()
-                    let (id, _) = try await ns.listen(["counters", "c"], as: identity, sink: sink, now: 0) {
+                    let (id, _) = try await ns.listen(DataPath(keys: ["counters", "c"]), as: identity, sink: sink, now: 0) {
                         .put(path: "/", value: RenderedValue(.node($0)))
                     }
                     listening.append((id, sink))
@@ -138,7 +138,7 @@ import Testing
             }
         }
         _ = try await other.write(.set(path: "/counters/c", value: 2), as: .admin, now: 0)
-        let read = try await other.read(["counters", "c"], as: Self.alice(issued: 0), now: 0)
+        let read = try await other.read(DataPath(keys: ["counters", "c"]), as: Self.alice(issued: 0), now: 0)
         #expect(read.node.map { $0.exportJSON(includePriority: false) } == "2")
         for _ in busy { gate.signal() }
         try await waiting.value

@@ -21,7 +21,7 @@ import Testing
         #expect(throws: ServerError.invalidPath) {
             let target = try RequestTarget(raw)
             guard target.isJSON else { throw ServerError.invalidPath }
-            _ = try RESTResponder.validKeys(target.segments[...])
+            _ = try RESTResponder.validPath(target.segments[...])
         }
     }
 

@@ -72,8 +72,9 @@ package final class Namespace: Sendable {
     /// Reads a location (or a query on it) for `identity`: the rules' `.read` must allow it, and
     /// a query that orders by a child or by value needs the `.indexOn` for it.
     package func read(
-        _ keys: [String], query: Query = Query(), as identity: Identity, now: Double, requireIndex: Bool = true, capture: DecisionCapture? = nil
+        _ path: DataPath, query: Query = Query(), as identity: Identity, now: Double, requireIndex: Bool = true, capture: DecisionCapture? = nil
     ) async throws(ServerError) -> (database: Database, node: DataNode?) {
+        let keys = path.keys
         await prepareIndex(for: query, at: keys)
         return try await executor.read {
             Result { () throws(ServerError) -> (database: Database, node: DataNode?) in
@@ -193,9 +194,10 @@ package final class Namespace: Sendable {
     /// write of it with its new priority are one step, so no write falls in between. The caller
     /// must be allowed to read the node (the rules then decide the set).
     package func setPriority(
-        at keys: [String], to priority: DataInput, as identity: Identity, now: Double, capture: DecisionCapture? = nil
+        at path: DataPath, to priority: DataInput, as identity: Identity, now: Double, capture: DecisionCapture? = nil
     ) async throws(ServerError) -> WriteOutcome {
-        try await write(as: identity, now: now, condition: nil, capture: capture) { (snapshot: Snapshot) throws(ServerError) -> DatabaseOperation in
+        let keys = path.keys
+        return try await write(as: identity, now: now, condition: nil, capture: capture) { (snapshot: Snapshot) throws(ServerError) -> DatabaseOperation in
             try self.authorizeRead(keys, query: Query(), identity: identity, snapshot: snapshot, now: now, capture: capture)
             guard let node = DataNode.node(snapshot.database.root, at: DataPath(keys: keys)) else {
                 throw ServerError(.badRequest, "No data at \(Self.path(keys)) to set a priority on")
@@ -351,9 +353,10 @@ package final class Namespace: Sendable {
     /// which the server answers with a `no_index` warning). `initialEvent` makes the first event
     /// the sink gets from the starting value (nil: none), before any write's.
     package func listen(
-        _ keys: [String], query: Query = Query(), as identity: Identity, sink: any EventSink, now: Double, requireIndex: Bool = true,
+        _ path: DataPath, query: Query = Query(), as identity: Identity, sink: any EventSink, now: Double, requireIndex: Bool = true,
         capture: DecisionCapture? = nil, initialEvent: @escaping @Sendable (DataNode?) -> DatabaseEvent? = { _ in nil }
     ) async throws(ServerError) -> (id: Int, initial: DataNode?) {
+        let keys = path.keys
         await prepareIndex(for: query, at: keys)
         return try await executor.read {
             Result { () throws(ServerError) -> (id: Int, initial: DataNode?) in
@@ -415,9 +418,9 @@ package final class Namespace: Sendable {
 
     /// Whether the rules have the `.indexOn` a query needs at a location (always true for
     /// queries that need none).
-    package func hasIndex(for query: Query, at keys: [String]) -> Bool {
+    package func hasIndex(for query: Query, at path: DataPath) -> Bool {
         guard let index = query.requiredIndex else { return true }
-        return rules.ruleset.indexOn(at: keys).contains(index)
+        return rules.ruleset.indexOn(at: path.keys).contains(index)
     }
 
     /// Removes a listener (its client went away).

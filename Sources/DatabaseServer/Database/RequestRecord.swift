@@ -130,3 +130,28 @@ package struct RequestRecord: Sendable {
         case lp
     }
 }
+
+extension RequestRecord {
+    /// A request as it arrives: allowed until its outcome says otherwise (``RequestPipeline``
+    /// fills in the verdict, status, reason, time taken and decision), made by its door from
+    /// what it knows so far; the identity may be set later, once the credentials are read.
+    package init(transport: Transport, method: String, namespace: String, path: String, identity: Identity? = nil, time: Date = Date()) {
+        self.transport = transport
+        self.method = method
+        self.namespace = namespace
+        self.path = path
+        self.identity = identity?.description ?? "-"
+        self.uid = identity?.uid
+        self.verdict = .allowed
+        self.status = transport == .rest || transport == .stream ? 200 : 0
+        self.reason = nil
+        self.milliseconds = 0
+        self.time = time
+    }
+
+    /// The caller, once known.
+    package mutating func identify(_ identity: Identity) {
+        self.identity = identity.description
+        self.uid = identity.uid
+    }
+}

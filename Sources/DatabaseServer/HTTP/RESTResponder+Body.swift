@@ -37,14 +37,14 @@ extension RESTResponder {
         return bytes
     }
 
-    static func body(_ request: Request, at keys: [String], limit: Int, lease: BodyBudget.Lease) async throws(ServerError) -> DataInput {
-        try parse(try await bodyBytes(request, limit: limit, lease: lease), at: keys)
+    static func body(_ request: Request, at path: DataPath, limit: Int, lease: BodyBudget.Lease) async throws(ServerError) -> DataInput {
+        try parse(try await bodyBytes(request, limit: limit, lease: lease), at: path)
     }
 
-    static func parse(_ bytes: [UInt8], at keys: [String]) throws(ServerError) -> DataInput {
+    static func parse(_ bytes: [UInt8], at path: DataPath) throws(ServerError) -> DataInput {
         if bytes.isEmpty { throw ServerError(.badRequest, "Error: No data supplied.") }
         do {
-            return try DataInputReader.read(bytes: bytes, at: DataPath(keys: keys))
+            return try DataInputReader.read(bytes: bytes, at: path)
         } catch {
             if error.path == nil {
                 throw ServerError(.badRequest, "Invalid data; couldn't parse JSON object, array, or value.", explanation: error.message)

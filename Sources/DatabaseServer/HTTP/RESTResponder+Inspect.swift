@@ -115,12 +115,12 @@ extension RESTResponder {
             return Self.json(RulesReport.json(namespace: namespace, coverage: registry.coverage, rulesFile: file))
         case [".inspect", "data"]:
             try Self.requireAdmin(identity, name)
-            let keys = try Self.validKeys(ArraySlice(Namespace.split(target.parameter("path") ?? "/")))
+            let path = try Self.validPath(ArraySlice(Namespace.split(target.parameter("path") ?? "/")))
             let now = Date().millisecondsSince1970
             if request.headers[.accept]?.contains("text/event-stream") == true {
-                return try await stream(keys, options: try RESTOptions([]), identity: .admin, namespace: namespace, now: now, channel: channel, export: true)
+                return try await stream(path, options: try RESTOptions([]), identity: .admin, namespace: namespace, now: now, channel: channel, export: true)
             }
-            let node = try await namespace.read(keys, as: .admin, now: now).node
+            let node = try await namespace.read(path, as: .admin, now: now).node
             return Self.json(node?.exportJSON(includePriority: true, arrays: false) ?? "null")
         default:
             throw ServerError(.notFound, "Not found: \(name)")

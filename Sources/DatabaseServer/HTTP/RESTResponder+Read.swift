@@ -6,7 +6,7 @@ import NIOCore
 
 /// Reads: `GET /path.json` with its query, shallow reads, ETags and `if-none-match`.
 extension RESTResponder {
-    func read(_ request: Request, keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace, now: Double, capture: DecisionCapture? = nil) async throws(ServerError) -> Response {
+    func read(_ request: Request, path: DataPath, options: RESTOptions, identity: Identity, namespace: Namespace, now: Double, capture: DecisionCapture? = nil) async throws(ServerError) -> Response {
         var query = options.query
         if options.shallow {
             // The emulator tools probe namespaces with shallow=true&limitToFirst=1; any other
@@ -18,7 +18,7 @@ extension RESTResponder {
             }
             query = Query()
         }
-        let (database, node) = try await namespace.read(keys, query: query, as: identity, now: now, capture: capture)
+        let (database, node) = try await namespace.read(path, query: query, as: identity, now: now, capture: capture)
         var body: String
         if options.shallow {
             if let node, !node.isLeaf {
@@ -29,7 +29,7 @@ extension RESTResponder {
         } else if let node {
             body = node.exportJSON(includePriority: options.export, arrays: !options.export)
         } else {
-            body = query.filters && DataNode.node(database.root, at: DataPath(keys: keys)) != nil ? "{}" : "null"
+            body = query.filters && DataNode.node(database.root, at: path) != nil ? "{}" : "null"
         }
         var headers = HTTPFields()
         let conditional = request.headers[Self.ifNoneMatch]

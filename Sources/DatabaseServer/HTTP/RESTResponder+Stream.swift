@@ -10,16 +10,16 @@ extension RESTResponder {
     /// export format (`export`), values carry their priorities (the page's data view). A client
     /// that lets more than `maxQueuedBytes` wait is cut off: its connection is closed.
     func stream(
-        _ keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace, now: Double, channel: any Channel,
+        _ path: DataPath, options: RESTOptions, identity: Identity, namespace: Namespace, now: Double, channel: any Channel,
         export: Bool = false, capture: DecisionCapture? = nil
     ) async throws(ServerError) -> Response {
         let name = namespace.name, console = log.console
         let (sink, events) = EventStreamSink.make(capacity: limits.maxQueuedEvents, bytes: limits.maxQueuedBytes, shared: pending) {
             // Cut off: the queued events are dropped with the connection.
-            console.say("stream \(name)\(Namespace.path(keys)): closing the connection: the client reads too slowly")
+            console.say("stream \(name)\(path): closing the connection: the client reads too slowly")
             channel.close(promise: nil)
         }
-        let (id, initial) = try await namespace.listen(keys, query: options.query, as: identity, sink: sink, now: now, capture: capture)
+        let (id, initial) = try await namespace.listen(path, query: options.query, as: identity, sink: sink, now: now, capture: capture)
         let initialJSON = initial?.exportJSON(includePriority: export, arrays: !export) ?? "null"
         let keepAlive = limits.keepAliveSeconds
         let continuation = sink.continuation, budget = sink.budget

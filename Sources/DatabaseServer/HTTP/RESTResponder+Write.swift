@@ -7,10 +7,10 @@ import NIOCore
 /// Writes: `PUT`, `POST` (push), `PATCH` (multi-path update), `DELETE`, `if-match` compare-and-set, and priorities.
 extension RESTResponder {
     func write(
-        _ request: Request, scope: RequestScope, method: HTTPRequest.Method, keys: [String], options: RESTOptions, identity: Identity,
+        _ request: Request, scope: RequestScope, method: HTTPRequest.Method, path: DataPath, options: RESTOptions, identity: Identity,
         namespace: Namespace, now: Double
     ) async throws(ServerError) -> Response {
-        let path = Namespace.path(keys)
+        let location = path.description
         let ifMatch = request.headers[Self.ifMatch]
         if ifMatch != nil, method == .post || method == .patch {
             throw ServerError(.badRequest, "if-match is supported on PUT and DELETE only")
@@ -20,19 +20,19 @@ extension RESTResponder {
         var pushed: String?
         switch method {
         case .delete:
-            operation = .delete(path: path)
+            operation = .delete(path: location)
             echo = "null"
         case .put:
-            operation = .set(path: path, value: try await Self.body(request, at: keys, limit: limits.maxBodyBytes, lease: scope.lease))
+            operation = .set(path: location, value: try await Self.body(request, at: path, limit: limits.maxBodyBytes, lease: scope.lease))
         case .post:
-            let value = try await Self.body(request, at: keys, limit: limits.maxBodyBytes, lease: scope.lease)
+            let value = try await Self.body(request, at: path, limit: limits.maxBodyBytes, lease: scope.lease)
             let key = registry.nextPushKey(now: now)
             pushed = key
-            operation = .push(path: path, value: value, key: key)
+            operation = .push(path: location, value: value, key: key)
             echo = #"{"name":"# + JSONText.quote(key) + "}"
         default:
             let bytes = try await Self.bodyBytes(request, limit: limits.maxBodyBytes, lease: scope.lease)
-            operation = .update(path: path, values: try UpdateBody.parse(bytes, at: keys, maxPaths: limits.maxUpdatePaths))
+            operation = .update(path: location, values: try UpdateBody.parse(bytes, at: path.keys, maxPaths: limits.maxUpdatePaths))
             echo = String(decoding: bytes, as: UTF8.self)
         }
         let condition = ifMatch.map { Namespace.Condition.ifMatch($0) }
@@ -47,14 +47,14 @@ extension RESTResponder {
                 status: .preconditionFailed, headers: headers,
                 body: Self.bodyText(current?.exportJSON(includePriority: false, arrays: true) ?? "null"))
         case .committed(let after, _):
-            let written = pushed.map { keys + [$0] } ?? keys
+            let written = pushed.map { path.appending($0) } ?? path
             var headers = HTTPFields()
             if request.headers[Self.firebaseETag] == "true" || ifMatch != nil {
-                headers[.eTag] = NodeHash.etag(of: DataNode.node(after.root, at: DataPath(keys: written)))
+                headers[.eTag] = NodeHash.etag(of: DataNode.node(after.root, at: written))
             }
             if options.print == .silent { return Self.silent(headers) }
             var body = echo ?? {
-                let node = DataNode.node(after.root, at: DataPath(keys: keys))
+                let node = DataNode.node(after.root, at: path)
                 let withPriority = node?.priority != nil
                 return node?.exportJSON(includePriority: withPriority, arrays: !withPriority) ?? "null"
             }()
@@ -65,17 +65,17 @@ extension RESTResponder {
 
     /// `PUT /path/.priority.json`: sets the priority of the node at `path`, keeping its value.
     func priorityEndpoint(
-        _ request: Request, scope: RequestScope, method: HTTPRequest.Method, keys: [String], options: RESTOptions, identity: Identity, namespace: Namespace
+        _ request: Request, scope: RequestScope, method: HTTPRequest.Method, path: DataPath, options: RESTOptions, identity: Identity, namespace: Namespace
     ) async throws(ServerError) -> Response {
         let now = Date().millisecondsSince1970
         if method == .get {
-            let node = try await namespace.read(keys, as: identity, now: now, capture: scope.capture).node
+            let node = try await namespace.read(path, as: identity, now: now, capture: scope.capture).node
             return Self.json(node?.priority.map { DataNode(leaf: $0).exportJSON(includePriority: false) } ?? "null")
         }
         guard method == .put else { throw ServerError(.methodNotAllowed, "Use GET or PUT on .priority") }
-        let priority = try await Self.body(request, at: keys, limit: limits.maxBodyBytes, lease: scope.lease)
+        let priority = try await Self.body(request, at: path, limit: limits.maxBodyBytes, lease: scope.lease)
         // Read and written in one step by the namespace: no write falls in between.
-        if case .committed(_, let durability) = try await namespace.setPriority(at: keys, to: priority, as: identity, now: now, capture: scope.capture) {
+        if case .committed(_, let durability) = try await namespace.setPriority(at: path, to: priority, as: identity, now: now, capture: scope.capture) {
             try await durability.wait()
         }
         return options.print == .silent ? Self.silent(HTTPFields()) : Self.json(String(describing: priority))

@@ -33,9 +33,7 @@ struct RESTResponder: HTTPResponder {
         defer {
             if scope.lease.end() >= MallocArenas.largeRequestBytes { MallocArenas.giveBack() }
         }
-        let record = RequestRecord(
-            transport: .rest, method: request.method.rawValue, namespace: registry.defaultName, path: "/", identity: "-",
-            uid: nil, verdict: .allowed, status: 200, reason: nil, milliseconds: 0, time: Date())
+        let record = RequestRecord(transport: .rest, method: request.method.rawValue, namespace: registry.defaultName, path: "/")
         let channel = context.channel
         // The page and its endpoints are not logged: it polls them, and would fill the ring.
         let inspection = Self.isInspection(request.head.path ?? "/")
@@ -80,8 +78,7 @@ struct RESTResponder: HTTPResponder {
             if parts.count == 2, parts[0].lowercased() == "bearer" { credentials.token = String(parts[1]) }
         }
         let identity = try credentials.identity(origin: scope.origin, maxTokenBytes: limits.maxTokenBytes)
-        record.identity = identity.description
-        record.uid = identity.uid
+        record.identify(identity)
         // A write (of data, a priority or rules) makes its namespace; a read never does.
         let name: NamespaceName
         if let given = options.namespaceName { name = given } else { name = try registry.name(nil) }
@@ -97,26 +94,26 @@ struct RESTResponder: HTTPResponder {
         case .inspect:
             return try await inspectEndpoint(target, request: request, scope: scope, method: method, identity: identity, namespace: namespace, channel: channel)
         case .priority(let path):
-            let keys = try Self.validKeys(path[...])
-            record.path = Namespace.path(keys) + "/.priority"
-            return try await priorityEndpoint(request, scope: scope, method: method, keys: keys, options: options, identity: identity, namespace: namespace)
+            let location = try Self.validPath(path[...])
+            record.path = location.description + (location.isRoot ? ".priority" : "/.priority")
+            return try await priorityEndpoint(request, scope: scope, method: method, path: location, options: options, identity: identity, namespace: namespace)
         case .notFound, .page, .webSocket, .longPoll:
             throw ServerError(.notFound, "Not found: \(record.path)")
         case .data(let path):
             segments = path
         }
-        let keys = try Self.validKeys(segments[...])
+        let path = try Self.validPath(segments[...])
         let now = Date().millisecondsSince1970
         switch method {
         case .get, .head:
             if request.headers[.accept]?.contains("text/event-stream") == true {
                 record.transport = .stream
                 record.method = "listen"
-                return try await stream(keys, options: options, identity: identity, namespace: namespace, now: now, channel: channel, capture: scope.capture)
+                return try await stream(path, options: options, identity: identity, namespace: namespace, now: now, channel: channel, capture: scope.capture)
             }
-            return try await read(request, keys: keys, options: options, identity: identity, namespace: namespace, now: now, capture: scope.capture)
+            return try await read(request, path: path, options: options, identity: identity, namespace: namespace, now: now, capture: scope.capture)
         case .put, .post, .patch, .delete:
-            let response = try await write(request, scope: scope, method: method, keys: keys, options: options, identity: identity, namespace: namespace, now: now)
+            let response = try await write(request, scope: scope, method: method, path: path, options: options, identity: identity, namespace: namespace, now: now)
             if response.status == .preconditionFailed {
                 // Only a stale `if-match` is answered 412: a retry, not an error.
                 record.verdict = .stale
@@ -128,22 +125,22 @@ struct RESTResponder: HTTPResponder {
         }
     }
 
-    static func validKeys(_ segments: ArraySlice<String>) throws(ServerError) -> [String] {
+    /// The path a request's decoded segments name, each a valid key and together a valid path,
+    /// checked once here: the door passes it on typed.
+    static func validPath(_ segments: ArraySlice<String>) throws(ServerError) -> DataPath {
         for segment in segments {
             guard !segment.utf8.contains(UInt8(ascii: "/")), let path = try? DataPath(validating: segment), path.keys.count == 1 else {
                 throw .invalidPath
             }
         }
-        if segments.count > 0 {
-            do {
-                _ = try DataPath(validating: segments.joined(separator: "/"))
-            } catch {
-                // The production text, with what is wrong (a path too deep, say) as the explanation.
-                var invalid = ServerError.invalidPath
-                invalid.explanation = error.message.count > 300 ? String(error.message.prefix(300)) + "…" : error.message
-                throw invalid
-            }
+        if segments.isEmpty { return .root }
+        do {
+            return try DataPath(validating: segments.joined(separator: "/"))
+        } catch {
+            // The production text, with what is wrong (a path too deep, say) as the explanation.
+            var invalid = ServerError.invalidPath
+            invalid.explanation = error.message.count > 300 ? String(error.message.prefix(300)) + "…" : error.message
+            throw invalid
         }
-        return Array(segments)
     }
 }

@@ -17,7 +17,7 @@ final class WireSession: Sendable {
         var namespace: Namespace
         var identity = Identity.user(.null)
         var listens: [String: Listen] = [:]
-        var onDisconnect: [(operation: DatabaseOperation, keys: [String], bytes: Int)] = []
+        var onDisconnect: [(operation: DatabaseOperation, path: DataPath, bytes: Int)] = []
         /// The bytes of the queued onDisconnect operations' messages.
         var onDisconnectBytes = 0
         /// When the write the current message made may be acknowledged (set by ``perform``).
@@ -29,7 +29,7 @@ final class WireSession: Sendable {
     /// One listen of the session.
     private struct Listen {
         let id: Int
-        let keys: [String]
+        let path: DataPath
         let query: Query
         let tag: Int?
         let queryJSON: String?
@@ -128,9 +128,7 @@ final class WireSession: Sendable {
             return
         }
         guard let r = message.request, let action = message.action else { return }
-        let record = RequestRecord(
-            transport: transport, method: action, namespace: namespace.name, path: message.string("p") ?? "-",
-            identity: identity.description, uid: identity.uid, verdict: .allowed, status: 0, reason: nil, milliseconds: 0, time: Date())
+        let record = RequestRecord(transport: transport, method: action, namespace: namespace.name, path: message.string("p") ?? "-", identity: identity)
         let now = Date().millisecondsSince1970
         do {
             durability = nil
@@ -138,10 +136,7 @@ final class WireSession: Sendable {
             self.capture = capture
             defer { self.capture = nil }
             let data = try await RequestPipeline(log: log).run(record, capture: capture, status: { _ in 0 }, failureStatus: { _ in 0 }) { record in
-                defer {
-                    record.identity = identity.description
-                    record.uid = identity.uid
-                }
+                defer { record.identify(identity) }
                 do {
                     return try await perform(action, message, r: r, now: now)
                 } catch WireFailure.server(let error) {
@@ -229,18 +224,18 @@ final class WireSession: Sendable {
         case "q":
             return try await listen(message, now: now)
         case "n":
-            let keys = try keys(message)
-            let key = Self.listenKey(keys, tag: Self.tag(message))
+            let path = try path(message)
+            let key = Self.listenKey(path, tag: Self.tag(message))
             if let listen = state.withLock({ $0.listens.removeValue(forKey: key) }) { namespace.unlisten(listen.id) }
             return "{}"
         case "p":
-            let keys = try keys(message)
-            let value = try value(message, "d", at: keys)
+            let path = try path(message)
+            let value = try value(message, "d", at: path)
             let condition = message.string("h").map { Namespace.Condition.ifHash($0) }
             if condition == nil, message.body["h"] != nil { throw WireFailure.malformed("h must be a string") }
             let identity = identity, namespace = try writable(), capture = capture
             switch try await serverCall({ () async throws(ServerError) in
-                try await namespace.write(.set(path: Namespace.path(keys), value: value), as: identity, now: now, condition: condition, capture: capture)
+                try await namespace.write(.set(path: path.description, value: value), as: identity, now: now, condition: condition, capture: capture)
             }) {
             case .committed(_, let durability):
                 self.durability = durability
@@ -248,20 +243,20 @@ final class WireSession: Sendable {
             case .stale: throw WireFailure.status("datastale", "Transaction hash does not match")
             }
         case "m":
-            let keys = try keys(message)
-            let entries = try updateEntries(message, at: keys)
+            let path = try path(message)
+            let entries = try updateEntries(message, at: path)
             let identity = identity, namespace = try writable(), capture = capture
             if case .committed(_, let durability) = try await serverCall({ () async throws(ServerError) in
-                try await namespace.write(.update(path: Namespace.path(keys), values: entries), as: identity, now: now, capture: capture)
+                try await namespace.write(.update(path: path.description, values: entries), as: identity, now: now, capture: capture)
             }) {
                 self.durability = durability
             }
             return "{}"
         case "o", "om":
-            let keys = try keys(message)
+            let path = try path(message)
             let operation: DatabaseOperation = action == "o"
-                ? .set(path: Namespace.path(keys), value: try value(message, "d", at: keys))
-                : .update(path: Namespace.path(keys), values: try updateEntries(message, at: keys))
+                ? .set(path: path.description, value: try value(message, "d", at: path))
+                : .update(path: path.description, values: try updateEntries(message, at: path))
             let bytes = message.size
             let (queued, onDisconnectBytes) = state.withLock { ($0.onDisconnect.count, $0.onDisconnectBytes) }
             guard queued < limits.maxOnDisconnectOperations else {
@@ -275,16 +270,16 @@ final class WireSession: Sendable {
             let identity = identity, namespace = namespace
             try await serverCall({ () async throws(ServerError) in try await namespace.check(operation, as: identity, now: now) })
             state.withLock { state in
-                state.onDisconnect.append((operation, keys, bytes))
+                state.onDisconnect.append((operation, path, bytes))
                 state.onDisconnectBytes += bytes
             }
             return "{}"
         case "oc":
-            let keys = try keys(message)
+            let path = try path(message)
             state.withLock { state in
                 var freed = 0
                 state.onDisconnect.removeAll { entry in
-                    guard entry.keys.starts(with: keys) else { return false }
+                    guard path.isPrefix(of: entry.path) else { return false }
                     freed += entry.bytes
                     return true
                 }
@@ -292,11 +287,11 @@ final class WireSession: Sendable {
             }
             return "{}"
         case "g":
-            let keys = try keys(message)
+            let path = try path(message)
             let query = try WireQuery.parse(message.body["q"])
             let identity = identity, capture = capture, namespace = namespace
             let node = try await serverCall({ () async throws(ServerError) in
-                try await namespace.read(keys, query: query, as: identity, now: now, requireIndex: false, capture: capture).node
+                try await namespace.read(path, query: query, as: identity, now: now, requireIndex: false, capture: capture).node
             })
             return node?.exportJSON(includePriority: true) ?? "null"
         default:
@@ -321,12 +316,12 @@ final class WireSession: Sendable {
     // MARK: - Listens
 
     private func listen(_ message: WireMessage, now: Double) async throws -> String {
-        let keys = try keys(message)
+        let path = try path(message)
         let queryNode = message.body["q"]
         let query: Query
         do { query = try WireQuery.parse(queryNode) } catch { throw WireFailure.server(error) }
         let tag = Self.tag(message)
-        let key = Self.listenKey(keys, tag: tag)
+        let key = Self.listenKey(path, tag: tag)
         let namespace = namespace
         let (old, count) = state.withLock { state in (state.listens.removeValue(forKey: key), state.listens.count) }
         if let old { namespace.unlisten(old.id) }
@@ -335,22 +330,22 @@ final class WireSession: Sendable {
                 .overloaded, "Too many listens on this connection: the limit is \(limits.maxListensPerConnection) (rules serve --limit max-listens-per-connection=N)."))
         }
         let queryJSON = queryNode == nil ? nil : message.rawText("q")
-        let sink = makeSink(keys, tag: tag, queryJSON: queryJSON)
+        let sink = makeSink(path, tag: tag, queryJSON: queryJSON)
         let identity = identity, capture = capture
         // The value is pushed before the `ok` (and before any later write's event), unless the
         // client's hash shows it has it already.
         let clientHash = message.string("h") ?? ""
         let (id, _) = try await serverCall({ () async throws(ServerError) in
-            try await namespace.listen(keys, query: query, as: identity, sink: sink, now: now, requireIndex: false, capture: capture) { initial in
+            try await namespace.listen(path, query: query, as: identity, sink: sink, now: now, requireIndex: false, capture: capture) { initial in
                 clientHash.isEmpty || clientHash != NodeHash.of(initial) ? .put(path: "/", value: RenderedValue(.node(initial))) : nil
             }
         })
-        state.withLock { $0.listens[key] = Listen(id: id, keys: keys, query: query, tag: tag, queryJSON: queryJSON) }
-        return namespace.hasIndex(for: query, at: keys) ? "{}" : #"{"w":["no_index"]}"#
+        state.withLock { $0.listens[key] = Listen(id: id, path: path, query: query, tag: tag, queryJSON: queryJSON) }
+        return namespace.hasIndex(for: query, at: path) ? "{}" : #"{"w":["no_index"]}"#
     }
 
-    private func makeSink(_ keys: [String], tag: Int?, queryJSON: String?) -> WireListenSink {
-        WireListenSink(outbox: outbox, path: Namespace.path(keys), tag: tag, queryJSON: queryJSON)
+    private func makeSink(_ path: DataPath, tag: Int?, queryJSON: String?) -> WireListenSink {
+        WireListenSink(outbox: outbox, path: path.description, tag: tag, queryJSON: queryJSON)
     }
 
     /// A new identity (`auth`, `unauth`, or a refreshed token): every listen is checked again
@@ -366,7 +361,7 @@ final class WireSession: Sendable {
         for (key, listen) in listens {
             if await namespace.reidentify(listen.id, as: new, now: now) { continue }
             state.withLock { _ = $0.listens.removeValue(forKey: key) }
-            let sink = makeSink(listen.keys, tag: listen.tag, queryJSON: listen.queryJSON)
+            let sink = makeSink(listen.path, tag: listen.tag, queryJSON: listen.queryJSON)
             _ = sink.deliver(.cancel(reason: "Permission denied"))
         }
     }
@@ -386,9 +381,7 @@ final class WireSession: Sendable {
         let now = Date().millisecondsSince1970
         let pipeline = RequestPipeline(log: log)
         for entry in operations {
-            let record = RequestRecord(
-                transport: transport, method: "onDisconnect", namespace: namespace.name, path: Namespace.path(entry.keys),
-                identity: identity.description, uid: identity.uid, verdict: .allowed, status: 0, reason: nil, milliseconds: 0, time: Date())
+            let record = RequestRecord(transport: transport, method: "onDisconnect", namespace: namespace.name, path: entry.path.description, identity: identity)
             // A denial or an error is in the log; nobody is left to answer.
             let capture = DecisionCapture()
             _ = try? await pipeline.run(record, capture: capture, status: { _ in 0 }, failureStatus: { _ in 0 }) { _ in
@@ -400,26 +393,24 @@ final class WireSession: Sendable {
 
     // MARK: - Reading bodies
 
-    private func keys(_ message: WireMessage) throws -> [String] {
+    /// The message's path (`p`), checked once: the session passes it on typed.
+    private func path(_ message: WireMessage) throws -> DataPath {
         guard let p = message.string("p") else { throw WireFailure.malformed("\(message.action ?? "request") needs a string path \"p\"") }
-        let segments = p.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
-        if segments.isEmpty { return [] }
-        guard (try? DataPath(validating: p)) != nil else { throw WireFailure.server(.invalidPath) }
-        return segments
+        do { return try DataPath(validating: p) } catch { throw WireFailure.server(.invalidPath) }
     }
 
-    private func value(_ message: WireMessage, _ key: String, at keys: [String]) throws -> DataInput {
+    private func value(_ message: WireMessage, _ key: String, at path: DataPath) throws -> DataInput {
         guard let raw = message.raw(key) else { throw WireFailure.malformed("\(message.action ?? "request") needs \"\(key)\"") }
         do {
-            return try DataInputReader.read(bytes: raw, at: DataPath(keys: keys))
+            return try DataInputReader.read(bytes: raw, at: path)
         } catch {
             throw WireFailure.server(ServerError(.badRequest, "Invalid data: \(error.message)"))
         }
     }
 
-    private func updateEntries(_ message: WireMessage, at keys: [String]) throws -> [(String, DataInput)] {
+    private func updateEntries(_ message: WireMessage, at path: DataPath) throws -> [(String, DataInput)] {
         guard let raw = message.raw("d") else { throw WireFailure.malformed("\(message.action ?? "request") needs \"d\"") }
-        do { return try UpdateBody.parse(raw, at: keys, maxPaths: limits.maxUpdatePaths) } catch { throw WireFailure.server(error) }
+        do { return try UpdateBody.parse(raw, at: path.keys, maxPaths: limits.maxUpdatePaths) } catch { throw WireFailure.server(error) }
     }
 
     private static func tag(_ message: WireMessage) -> Int? {
@@ -427,8 +418,8 @@ final class WireSession: Sendable {
         return nil
     }
 
-    private static func listenKey(_ keys: [String], tag: Int?) -> String {
-        Namespace.path(keys) + "#" + (tag.map(String.init) ?? "default")
+    private static func listenKey(_ path: DataPath, tag: Int?) -> String {
+        path.description + "#" + (tag.map(String.init) ?? "default")
     }
 
     /// An auth value as JSON.
