@@ -91,10 +91,13 @@ struct KeyRank: Comparable, Hashable, Sendable {
             return String(Int64(bitPattern: high) &- 0x8000_0000)
         }
         let count = Int(low & 0xFF)
-        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 2) { words in
-            words[0] = high.bigEndian
-            words[1] = low.bigEndian
-            return String(decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(words)[..<count]), as: UTF8.self)
+        // Through a typed, contiguous buffer: a key of up to 15 bytes becomes a small string,
+        // with no allocation.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { bytes in
+            let raw = UnsafeMutableRawPointer(bytes.baseAddress!)
+            raw.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt64.self)
+            raw.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
+            return String(decoding: UnsafeBufferPointer(start: bytes.baseAddress, count: count), as: UTF8.self)
         }
     }
 
