@@ -196,13 +196,12 @@ package final class Namespace: Sendable {
     package func setPriority(
         at path: DataPath, to priority: DataInput, as identity: Identity, now: Double, capture: DecisionCapture? = nil
     ) async throws(ServerError) -> WriteOutcome {
-        let keys = path.keys
-        return try await write(as: identity, now: now, condition: nil, capture: capture) { (snapshot: Snapshot) throws(ServerError) -> DatabaseOperation in
-            try self.authorizeRead(keys, query: Query(), identity: identity, snapshot: snapshot, now: now, capture: capture)
-            guard let node = DataNode.node(snapshot.database.root, at: DataPath(keys: keys)) else {
-                throw ServerError(.badRequest, "No data at \(Self.path(keys)) to set a priority on")
+        try await write(as: identity, now: now, condition: nil, capture: capture) { (snapshot: Snapshot) throws(ServerError) -> DatabaseOperation in
+            try self.authorizeRead(path.keys, query: Query(), identity: identity, snapshot: snapshot, now: now, capture: capture)
+            guard let node = DataNode.node(snapshot.database.root, at: path) else {
+                throw ServerError(.badRequest, "No data at \(path) to set a priority on")
             }
-            return .set(path: Self.path(keys), value: DataInput.withPriority(DataInputConversion.input(node, priority: false), priority: priority))
+            return .set(path: path.description, value: DataInput.withPriority(DataInputConversion.input(node, priority: false), priority: priority))
         }
     }
 

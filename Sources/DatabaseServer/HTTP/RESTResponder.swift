@@ -128,14 +128,14 @@ struct RESTResponder: HTTPResponder {
     /// The path a request's decoded segments name, each a valid key and together a valid path,
     /// checked once here: the door passes it on typed.
     static func validPath(_ segments: ArraySlice<String>) throws(ServerError) -> DataPath {
-        for segment in segments {
-            guard !segment.utf8.contains(UInt8(ascii: "/")), let path = try? DataPath(validating: segment), path.keys.count == 1 else {
-                throw .invalidPath
-            }
+        let keys = Array(segments)
+        for key in keys {
+            // (A decoded `%2F` is a "/" in a key, which this refuses too.)
+            do { try DataPath.validate(key: key, at: keys) } catch { throw .invalidPath }
         }
-        if segments.isEmpty { return .root }
         do {
-            return try DataPath(validating: segments.joined(separator: "/"))
+            try DataPath.checkDepth(keys)
+            return DataPath(keys: keys)
         } catch {
             // The production text, with what is wrong (a path too deep, say) as the explanation.
             var invalid = ServerError.invalidPath

@@ -17,6 +17,14 @@ final class ChildKeys: ManagedBuffer<Int, String> {
         return keys
     }
 
+    /// Keys `key(0) ..< key(count)` (room for `capacity`, when given): a node's keys taken from
+    /// its slots' ranks, with the one a copy changes.
+    static func make(count: Int, capacity: Int? = nil, key: (Int) -> String) -> ChildKeys {
+        make(count: count, capacity: capacity) { to in
+            for i in 0..<count { (to + i).initialize(to: key(i)) }
+        }
+    }
+
     /// The key at `i`.
     subscript(i: Int) -> String {
         withUnsafeMutablePointerToElements { $0[i] }

@@ -7,10 +7,10 @@
 ///
 /// Each tree node keeps its slots (a rank and a child each) in its own allocation, after its
 /// header. A key of up to 15 bytes (or an integer) is whole in its rank: a node whose keys are
-/// all such keeps no other copy of them. A node with a longer key keeps its keys in a
-/// ``ChildKeys`` block, which a copy that replaces one child shares: such a copy is one allocation, with static class metadata (a new `Array` goes through the
-/// standard library's unspecialised allocation path, which looks up runtime metadata on every
-/// call). Slots and keys are written only while a node is made, so nodes are shared freely
+/// all such keeps no other copy of them. A node with a longer key keeps all its keys in a
+/// ``ChildKeys`` block, which a copy that replaces one child shares: such a copy is one
+/// allocation, with static class metadata (a new `Array` goes through the standard library's
+/// unspecialised allocation path, which looks up runtime metadata on every call). Slots and keys are written only while a node is made, so nodes are shared freely
 /// between threads and between versions of a tree.
 final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     /// Most slots in a leaf; a leaf that grows past it splits in two.
@@ -63,8 +63,8 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
                 if l > pl { high = mid; continue }
                 // The same key, or (for a long key) the same first 15 bytes: the bytes decide.
                 if probe.rank.decidesEquality { return (mid, true) }
-                // (Such a rank is never whole, so the node keeps its keys.)
-                let c = header.pointee.keys?.compare(mid, probe.key) ?? KeyOrder.compareStringBytes(slots[mid].rank.key, probe.key)
+                // Such a rank does not hold its key whole, so the node keeps its keys.
+                let c = header.pointee.keys!.compare(mid, probe.key)
                 if c == 0 { return (mid, true) }
                 if c < 0 { low = mid &+ 1 } else { high = mid }
             }
@@ -233,9 +233,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
             fill { key, slot in
                 precondition(n < capacity, "more entries than the capacity of a child tree node")
                 if block == nil, !slot.rank.decidesEquality {
-                    block = ChildKeys.make(count: 0, capacity: capacity) { keyTo in
-                        for i in 0..<n { (keyTo + i).initialize(to: to[i].rank.key) }
-                    }
+                    block = ChildKeys.make(count: n, capacity: capacity) { to[$0].rank.key }
                 }
                 if let block {
                     block.withUnsafeMutablePointerToElements { ($0 + n).initialize(to: key ?? slot.rank.key) }
@@ -251,7 +249,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
                     nodes += sub.nodeCount
                 }
             }
-            block?.withUnsafeMutablePointerToHeader { $0.pointee = n }
+            block?.withUnsafeMutablePointerToHeader { $0.pointee = n }  // the keys added after it was made
             header.pointee = ChildTreeHeader(count: n, isLeaf: leaf, entryCount: entries, nodeCount: nodes, keys: block)
         }
         return tree
@@ -349,9 +347,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
                 if let old {
                     keys = ChildKeys.make(count: n) { ChildKeys.copy(old, n, replacing: index, with: key, into: $0) }
                 } else if !slot.rank.decidesEquality {
-                    keys = ChildKeys.make(count: n) { to in
-                        for i in 0..<n { (to + i).initialize(to: i == index ? key : slots[i].rank.key) }
-                    }
+                    keys = ChildKeys.make(count: n) { $0 == index ? key : slots[$0].rank.key }
                 }
             }
             return Self.make(leaf: header.pointee.isLeaf, keys: keys, count: n, entryCount: entryCount, nodeCount: nodeCount) { to in
@@ -382,11 +378,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
             if let old = header.pointee.keys {
                 keys = ChildKeys.make(count: n + 1) { ChildKeys.copy(old, n, inserting: key, at: index, into: $0) }
             } else if !slot.rank.decidesEquality {
-                keys = ChildKeys.make(count: n + 1) { to in
-                    for i in 0..<index { (to + i).initialize(to: slots[i].rank.key) }
-                    (to + index).initialize(to: key)
-                    for i in index..<n { (to + i + 1).initialize(to: slots[i].rank.key) }
-                }
+                keys = ChildKeys.make(count: n + 1) { $0 < index ? slots[$0].rank.key : $0 == index ? key : slots[$0 - 1].rank.key }
             }
             return Self.make(leaf: header.pointee.isLeaf, keys: keys, count: n + 1, entryCount: entryCount, nodeCount: nodeCount) { to in
                 Self.copySlots(slots, 0..<index, to: to)
@@ -416,8 +408,8 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         let r = rank(at: 0)
         if r != parent.rank(at: i) { return false }
         if r.decidesEquality { return true }
-        if let mine = keys, let theirs = parent.keys { return mine.sameKey(0, as: theirs, i) }
-        return KeyOrder.sameBytes(key(at: 0), parent.key(at: i))
+        // Such a rank does not hold its key whole, so both nodes keep their keys.
+        return keys!.sameKey(0, as: parent.keys!, i)
     }
 
     // MARK: - Setting a child
@@ -521,12 +513,12 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
         let merged = Self.make(leaf: true, capacity: n + changes.count) { append in
             withUnsafeMutablePointers { header, slots in
                 let oldKeys = header.pointee.keys
-                // A kept key is passed only where the node keeps its keys (else it is whole in its rank).
+                // Ranks first: a rank that does not decide belongs to a node that keeps its keys.
                 func compareOld(_ i: Int, _ j: Int) -> Int {
                     let ra = slots[i].rank, rb = changes[j].rank
                     if ra != rb { return ra < rb ? -1 : 1 }
                     if ra.decidesEquality { return 0 }
-                    return KeyOrder.compareStringBytes(oldKeys?[i] ?? ra.key, changes[j].key)
+                    return KeyOrder.compareStringBytes(oldKeys![i], changes[j].key)
                 }
                 var i = 0, j = 0
                 // The kept slots are copied.
@@ -534,6 +526,8 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
                     let c = i == n ? 1 : j == changes.count ? -1
                         : compareOld(i, j)
                     if c < 0 {
+                        // A kept key is passed only where the node keeps its keys (else it is
+                        // whole in its rank).
                         append(oldKeys?[i], slots[i])
                         i += 1
                         continue
@@ -588,8 +582,8 @@ struct ChildTreeHeader {
 }
 
 /// One slot of a ``ChildTree`` node: a child, or a subtree, with the rank of its key (the key
-/// itself is in the node's ``ChildKeys``). A leaf child is held here whole, with no allocation
-/// of its own.
+/// itself is in the rank when it is short, else in the node's ``ChildKeys``). A leaf child is
+/// held here whole, with no allocation of its own.
 struct ChildSlot {
     /// The ``KeyRank`` of the slot's key, which searches compare first.
     let rank: KeyRank

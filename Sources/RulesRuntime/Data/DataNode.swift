@@ -103,26 +103,19 @@ public struct DataNode: Sendable {
         guard let a, let b else { return a == nil && b == nil }
         switch (a.payload, b.payload) {
         case (.object(let x), .object(let y)): return x === y
-        case (.string(let x), .string(let y)): return KeyOrder.sameBytes(x, y)
-        case (.number(let x), .number(let y)): return x.bitPattern == y.bitPattern
-        case (.bool(let x), .bool(let y)): return x == y
-        case (.prioritized(let x), .prioritized(let y)):
-            if x === y { return true }
-            guard x.childTree === y.childTree, x.priority == y.priority else { return false }
-            switch (x.value, y.value) {
+        case (.prioritized(let x), .prioritized(let y)) where x === y: return true
+        default:
+            // Leaves, or nodes with priorities: the same children's tree (or none), priority
+            // and value.
+            guard a.childTree === b.childTree, a.priority == b.priority else { return false }
+            switch (a.value, b.value) {
             case (nil, nil): return true
-            case (let v?, let w?): return sameLeaf(v, w)
+            // Numbers by their bits: `0` and `-0` are not the same stored value.
+            case (.number(let x)?, .number(let y)?): return x.bitPattern == y.bitPattern
+            case (let x?, let y?): return x == y
             default: return false
             }
-        default: return false
         }
-    }
-
-
-    /// The same leaf value: equal, and numbers with the same bits (`0` and `-0` differ).
-    private static func sameLeaf(_ a: Primitive, _ b: Primitive) -> Bool {
-        if case .number(let x) = a, case .number(let y) = b { return x.bitPattern == y.bitPattern }
-        return a == b
     }
 
     /// The number of nodes in this subtree, this one included (kept by the children's tree).

@@ -87,6 +87,8 @@ struct KeyRank: Comparable, Hashable, Sendable {
     /// key of up to 15 bytes, which the rank holds whole. A child tree whose keys all have such
     /// ranks keeps no other copy of them.
     var key: String {
+        // Any other rank holds only a key's first 15 bytes (its length byte then reads 255).
+        precondition(decidesEquality, "the key of a rank that does not hold it whole")
         if high < KeyOrder.firstStringRank {
             return String(Int64(bitPattern: high) &- 0x8000_0000)
         }
