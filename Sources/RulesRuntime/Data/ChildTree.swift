@@ -19,7 +19,10 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     static let maxInner = 32
 
     deinit {
-        _ = withUnsafeMutablePointers { header, slots in slots.deinitialize(count: header.pointee.count) }
+        // Slot by slot, as ``copySlots(_:_:to:)`` copies them.
+        _ = withUnsafeMutablePointers { header, slots in
+            for i in 0..<header.pointee.count { (slots + i).deinitialize(count: 1) }
+        }
     }
 
     // MARK: - Reading
@@ -333,8 +336,14 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     /// Copies the slots `range` of `from` to uninitialised memory at `to`.
     @inline(__always)
     private static func copySlots(_ from: UnsafeMutablePointer<ChildSlot>, _ range: Range<Int>, to: UnsafeMutablePointer<ChildSlot>) {
-        if range.isEmpty { return }
-        to.initialize(from: from + range.lowerBound, count: range.count)
+        // Slot by slot, so that each copy is the slot's own code inlined (the bulk copy goes
+        // through the runtime's generic copy, a value-witness call per slot).
+        var source = from + range.lowerBound, target = to
+        for _ in range {
+            target.initialize(to: source.pointee)
+            source += 1
+            target += 1
+        }
     }
 
     /// A copy with slot `index` replaced (and its key, when `key` is given), its counts given.
