@@ -34,16 +34,17 @@ package struct CoverageCollector: Sendable {
         guard let f = indexByPath[rules.path] else { return }
         for (i, evaluation) in explanation.evaluations.enumerated() {
             guard let r = rules.indexByRulePath[evaluation.rulePath], files[f].rules.indices.contains(r) else { continue }
-            files[f].rules[r].record(evaluation.outcome, values: i < values.count ? values[i] : [:])
+            let observed = i < values.count ? values[i] : [:]
+            files[f].rules[r].record(evaluation.outcome) { observed[$0] }
         }
     }
 
     /// Records one decision from the evaluations a ``RuleCoverageTracer`` saw.
-    package mutating func record(_ rules: LoadedRules, evaluations: [RuleCoverageTracer.Evaluation]) {
+    package mutating func record(_ rules: LoadedRules, tracer: RuleCoverageTracer) {
         register(rules)
         guard let f = indexByPath[rules.path] else { return }
-        for evaluation in evaluations where files[f].rules.indices.contains(Int(evaluation.rule)) {
-            files[f].rules[Int(evaluation.rule)].record(evaluation.outcome, values: evaluation.values)
+        for evaluation in tracer.evaluations where files[f].rules.indices.contains(Int(evaluation.rule)) {
+            files[f].rules[Int(evaluation.rule)].record(evaluation.outcome) { tracer.value(of: $0, in: evaluation) }
         }
     }
 
@@ -145,7 +146,9 @@ package struct RuleCoverage: Sendable {
         }
     }
 
-    mutating func record(_ outcome: RuleOutcome, values: [Int32: Bool]) {
+    /// Counts one evaluation: its outcome, and each branch's value as `value` gives it (the
+    /// boolean a node id produced, or nil).
+    mutating func record(_ outcome: RuleOutcome, value: (Int32) -> Bool?) {
         evaluations += 1
         var errorRange: SourceRange?
         switch outcome {
@@ -154,7 +157,7 @@ package struct RuleCoverage: Sendable {
         case .error(let e): errorCount += 1; errorRange = e.range
         }
         for i in branches.indices {
-            if let v = Self.observed(branches[i].node, values) {
+            if let v = Self.observed(branches[i].node, value) {
                 if v { branches[i].trueCount += 1 } else { branches[i].falseCount += 1 }
             } else if let r = errorRange, branches[i].range.start <= r.start, r.start < max(branches[i].range.end, branches[i].range.start + 1) {
                 branches[i].errorCount += 1
@@ -163,7 +166,7 @@ package struct RuleCoverage: Sendable {
     }
 
     /// The value a node produced in one evaluation, if it completed.
-    static func observed(_ e: Expression, _ values: [Int32: Bool]) -> Bool? {
+    static func observed(_ e: Expression, _ values: (Int32) -> Bool?) -> Bool? {
         switch e.kind {
         case .logical(let op, let operands):
             // `&&` is false at the first false operand and true when all are true; `||` mirrors it.
@@ -177,7 +180,7 @@ package struct RuleCoverage: Sendable {
             guard let v = observed(c, values) else { return nil }
             return observed(v ? a : b, values)
         default:
-            return values[Int32(e.id)]
+            return values(Int32(e.id))
         }
     }
 

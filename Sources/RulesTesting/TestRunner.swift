@@ -16,7 +16,8 @@ package struct TestRunner {
     /// Decisions of passing steps reuse this storage; only a failing step is decided again with
     /// an explanation.
     private var scratch = DecisionScratch()
-    private var tracer = RuleCoverageTracer()
+    /// With coverage, every step is decided with this storage and its tracer.
+    private var tracing = TracingScratch<RuleCoverageTracer>()
     /// The starting tree of the spec being run, built once from its `data` for each clock (tests
     /// share it: trees are immutable).
     private var specTree: (path: String, clock: Double, root: DataNode?)?
@@ -73,9 +74,11 @@ package struct TestRunner {
             let before = replay.root
             let decision: Decision
             if coverage != nil {
-                tracer.reset()
-                decision = engine.decide(operation, on: before, auth: step.auth, now: now, explain: false, tracer: &tracer)
-                coverage?.record(spec.rules, evaluations: tracer.evaluations)
+                decision = engine.decide(operation, on: before, auth: step.auth, now: now, tracing: &tracing, makeTracer: RuleCoverageTracer.init)
+                tracing.withTracer { tracer in
+                    coverage?.record(spec.rules, tracer: tracer)
+                    tracer.reset()
+                }
             } else {
                 decision = engine.decide(operation, on: before, auth: step.auth, now: now, scratch: &scratch)
             }

@@ -31,10 +31,12 @@ package final class CoverageRecorder: Sendable {
 
     /// Decisions that may wait to be counted.
     package let capacity: Int
+    /// The queue of decisions, which requests append to.
     private let state = Mutex(State())
+    /// The counts, which only the worker writes: requests never wait for it.
+    private let tallies = Mutex<[String: (rules: LoadedRules, collector: CoverageCollector)]>([:])
 
     private struct State {
-        var namespaces: [String: (rules: LoadedRules, collector: CoverageCollector)] = [:]
         var dropped = 0
         var pending = 0
         var waitingWeight = 0
@@ -106,31 +108,34 @@ package final class CoverageRecorder: Sendable {
     /// Counts queued decisions until the task is cancelled.
     package func run() async {
         // The cheap tracer (`rules test`'s): each rule's outcome and the booleans of its
-        // expressions, nothing rendered; its storage is kept from one decision to the next.
-        var tracer = RuleCoverageTracer()
+        // expressions, nothing rendered. The evaluator and the tracer's storage are kept from one
+        // decision to the next.
+        var scratch = TracingScratch<RuleCoverageTracer>()
         while !Task.isCancelled {
             let batch = await nextBatch()
             if batch.isEmpty { return }
-            var counted: [(job: Job, evaluations: [RuleCoverageTracer.Evaluation])] = []
-            counted.reserveCapacity(batch.count)
+            var weight = 0
             for job in batch {
-                tracer.reset()
-                _ = job.rules.engine.decide(job.operation, on: job.root, auth: job.auth, now: job.now, explain: false, tracer: &tracer)
-                counted.append((job, tracer.evaluations))
-            }
-            state.withLock { state in
-                for (job, evaluations) in counted {
-                    state.pending -= 1
-                    state.waitingWeight -= job.weight
-                    var entry = state.namespaces[job.namespace]
-                    if entry == nil || entry!.rules !== job.rules {
-                        var collector = CoverageCollector()
-                        collector.register(job.rules)
-                        entry = (job.rules, collector)
+                _ = job.rules.engine.decide(job.operation, on: job.root, auth: job.auth, now: job.now,
+                                            tracing: &scratch, makeTracer: RuleCoverageTracer.init)
+                scratch.withTracer { tracer in
+                    tallies.withLock { tallies in
+                        // In place: the collector is not copied out of the dictionary.
+                        if tallies[job.namespace]?.rules !== job.rules {
+                            var collector = CoverageCollector()
+                            collector.register(job.rules)
+                            tallies[job.namespace] = (job.rules, collector)
+                        }
+                        tallies[job.namespace]!.collector.record(job.rules, tracer: tracer)
                     }
-                    entry!.collector.record(job.rules, evaluations: evaluations)
-                    state.namespaces[job.namespace] = entry
+                    tracer.reset()
                 }
+                weight += job.weight
+            }
+            // Counted before they stop being pending: a reader that sees none pending sees them all.
+            state.withLock { state in
+                state.pending -= batch.count
+                state.waitingWeight -= weight
             }
         }
     }
@@ -160,13 +165,12 @@ package final class CoverageRecorder: Sendable {
     /// The coverage of a namespace's current rules (zero counts when none were counted for
     /// them yet), with the decisions dropped and still waiting.
     package func counts(namespace: String, rules: LoadedRules) -> (collector: CoverageCollector, dropped: Int, pending: Int) {
-        state.withLock { state in
-            if let entry = state.namespaces[namespace], entry.rules === rules {
-                return (entry.collector, state.dropped, state.pending)
-            }
-            var collector = CoverageCollector()
-            collector.register(rules)
-            return (collector, state.dropped, state.pending)
-        }
+        // The waiting decisions first: those no longer waiting are in the counts read after.
+        let (dropped, pending) = state.withLock { ($0.dropped, $0.pending) }
+        let counted = tallies.withLock { tallies in tallies[namespace].flatMap { $0.rules === rules ? $0.collector : nil } }
+        if let counted { return (counted, dropped, pending) }
+        var collector = CoverageCollector()
+        collector.register(rules)
+        return (collector, dropped, pending)
     }
 }
