@@ -8,7 +8,10 @@ import Synchronization
 /// their conditions and priorities), onDisconnect checks and listens. Rules are evaluated off
 /// Swift's cooperative pool (``NamespaceExecutor``): writes one at a time on the namespace's
 /// serial queue, reads on a shared concurrent queue, each on the snapshot current when it starts,
-/// so a read never waits for a write and a slow namespace never stalls another. The namespace's
+/// so a read never waits for a write and a slow namespace never stalls another. A cheap request
+/// (a plain read; a small unconditional write, with no write queued and nobody listening) is
+/// first decided on the thread that received it, within ``NamespaceRules/inlineSteps`` steps, and
+/// goes to the queues only if that does not allow it. The namespace's
 /// lock is held only to take a snapshot and to commit: a commit installs the new tree, queues it
 /// for the disk (so the log has the commit order), and hands the events it causes to the
 /// listeners' sinks, in commit order, before the lock is released. A commit whose snapshot is no
@@ -75,6 +78,7 @@ package final class Namespace: Sendable {
         _ path: DataPath, query: Query = Query(), as identity: Identity, now: Double, requireIndex: Bool = true, capture: DecisionCapture? = nil
     ) async throws(ServerError) -> (database: Database, node: DataNode?) {
         let keys = path.keys
+        if query.isPlain, let read = readHere(keys, as: identity, now: now, capture: capture) { return read }
         await prepareIndex(for: query, at: keys)
         return try await executor.read {
             Result { () throws(ServerError) -> (database: Database, node: DataNode?) in
@@ -83,6 +87,20 @@ package final class Namespace: Sendable {
                 return (snapshot.database, snapshot.indexes.select(query, at: keys, root: snapshot.database.root))
             }
         }.get()
+    }
+
+    /// A plain read (no query) decided on the thread that received it, when that is cheap: the
+    /// rules allow it within ``NamespaceRules/inlineSteps`` steps. Nil otherwise: the caller
+    /// takes the read queue, where the read is decided again with the whole budget (and a
+    /// denial explained), so a request's cost on the cooperative pool stays bounded.
+    private func readHere(_ keys: [String], as identity: Identity, now: Double, capture: DecisionCapture?) -> (database: Database, node: DataNode?)? {
+        let snapshot = snapshot()
+        if let auth = identity.auth {
+            let operation = DatabaseOperation.read(path: Self.path(keys), query: Query().ruleParameters)
+            guard snapshot.rules.inlineEngine.decide(operation, on: snapshot.database.root, auth: auth, now: now).allowed else { return nil }
+            countCoverage(snapshot.rules, operation, snapshot.database.root, auth, now, capture)
+        }
+        return (snapshot.database, snapshot.indexes.select(Query(), at: keys, root: snapshot.database.root))
     }
 
     /// Makes the index a query would use, when the rules declare it and it is not there yet: on
@@ -187,7 +205,51 @@ package final class Namespace: Sendable {
     package func write(
         _ operation: DatabaseOperation, as identity: Identity, now: Double, condition: Condition? = nil, capture: DecisionCapture? = nil
     ) async throws(ServerError) -> WriteOutcome {
-        try await write(as: identity, now: now, condition: condition, capture: capture) { _ throws(ServerError) in operation }
+        if condition == nil, let outcome = writeHere(operation, as: identity, now: now, capture: capture) { return outcome }
+        return try await write(as: identity, now: now, condition: condition, capture: capture) { _ throws(ServerError) in operation }
+    }
+
+    /// The written nodes up to which a write may be decided and committed on the thread that
+    /// received it (see ``writeHere(_:as:now:capture:)``).
+    static let inlineWeight = 1_000
+
+    /// A write decided and committed on the thread that received it, when that is cheap and
+    /// overtakes nothing: no write is on the namespace's queue, nobody listens (telling
+    /// listeners costs a decision per group), the write carries at most ``inlineWeight`` nodes,
+    /// and the rules allow it within ``NamespaceRules/inlineSteps`` steps. Nil otherwise, and
+    /// when the data changed before the commit: the caller takes the write queue, where the
+    /// write is decided again with the whole budget (and a denial or a rejection explained).
+    private func writeHere(_ operation: DatabaseOperation, as identity: Identity, now: Double, capture: DecisionCapture?) -> WriteOutcome? {
+        guard !executor.hasQueuedWrites, store?.failure == nil,
+              OperationWeight.of(operation, cap: Self.inlineWeight) <= Self.inlineWeight else { return nil }
+        guard let snapshot = state.withLock({ state -> Snapshot? in
+            guard state.groups.isEmpty else { return nil }
+            return Snapshot(database: state.database, indexes: state.indexes, rules: state.rules, rulesVersion: state.rulesVersion)
+        }) else { return nil }
+        let engine = identity.auth == nil ? NamespaceRules.openInlineEngine : snapshot.rules.inlineEngine
+        let auth = identity.auth ?? .null
+        let decision = engine.decide(operation, on: snapshot.database.root, auth: auth, now: now)
+        guard decision.allowed else { return nil }
+        guard let outcome = commit(decision, shape: Self.shape(of: operation), on: snapshot, now: now, onlyWithoutListeners: true) else { return nil }
+        if identity.auth != nil { countCoverage(snapshot.rules, operation, snapshot.database.root, auth, now, capture) }
+        return outcome
+    }
+
+    /// Installs an allowed write's tree if `snapshot` is still current (nil when it is not, or,
+    /// with `onlyWithoutListeners`, when somebody listens now): the indexes follow, the change
+    /// is queued for the disk and the listeners are told, all under the lock.
+    private func commit(_ decision: Decision, shape: WriteShape, on snapshot: Snapshot, now: Double,
+                        onlyWithoutListeners: Bool = false) -> WriteOutcome? {
+        state.withLock { (state: inout State) -> WriteOutcome? in
+            guard Self.isCurrent(snapshot, state), !onlyWithoutListeners || state.groups.isEmpty else { return nil }
+            let old = state.database.root
+            let oldIndexes = state.indexes
+            state.database.commit(decision)
+            state.indexes.apply(shape, old: old, new: state.database.root)
+            let durability = journal(shape, root: state.database.root, unchanged: old === state.database.root)
+            Self.notify(&state, shape: shape, old: old, oldIndexes: oldIndexes, now: now)
+            return .committed(state.database, durability)
+        }
     }
 
     /// Sets the priority of the node at `keys`, keeping its value: the read of the node and the
@@ -248,17 +310,7 @@ package final class Namespace: Sendable {
                 if decision.isRejected { throw ServerError(.badRequest, decision.reason ?? "Invalid write") }
                 throw Self.denial(operation, rules: rules, database: snapshot.database, auth: auth, now: now)
             }
-            let committed = state.withLock { (state: inout State) -> WriteOutcome? in
-                guard Self.isCurrent(snapshot, state) else { return nil }
-                let old = state.database.root
-                let oldIndexes = state.indexes
-                state.database.commit(decision)
-                state.indexes.apply(shape, old: old, new: state.database.root)
-                let durability = journal(shape, root: state.database.root, unchanged: old === state.database.root)
-                Self.notify(&state, shape: shape, old: old, oldIndexes: oldIndexes, now: now)
-                return .committed(state.database, durability)
-            }
-            if let committed { return committed }
+            if let committed = commit(decision, shape: shape, on: snapshot, now: now) { return committed }
         }
     }
 

@@ -1,14 +1,27 @@
 import Dispatch
+import Synchronization
 
 /// Where a namespace's rule evaluations and commits run: off Swift's shared cooperative pool, so
 /// that a slow decision (bounded by the library's evaluation budget) occupies a thread of its own
-/// and never holds back the tasks of other requests or other namespaces.
+/// and never holds back the tasks of other requests or other namespaces. (A request known to be
+/// cheap is first tried on the thread that received it: see ``Namespace``.)
 ///
 /// Writes of one namespace run one at a time on its serial queue, in the order they arrive;
 /// reads, listens and checks run on a concurrent queue shared by all namespaces and never wait
 /// for a write (they decide on the snapshot current when they start).
 struct NamespaceExecutor: Sendable {
     private let writes: DispatchQueue
+    /// Writes queued or running on `writes`.
+    private let queued = QueuedWrites()
+
+    /// Counts the writes on the queue.
+    private final class QueuedWrites: Sendable {
+        let count = Atomic<Int>(0)
+    }
+
+    /// Whether a write is queued or running on the namespace's write queue: a write decided
+    /// where its request arrived (``Namespace``'s fast path) must not overtake it.
+    var hasQueuedWrites: Bool { queued.count.load(ordering: .acquiring) > 0 }
 
     /// The queue every namespace's reads are decided on.
     private static let reads = DispatchQueue(label: "rules-serve.reads", qos: .userInitiated, attributes: .concurrent)
@@ -20,15 +33,26 @@ struct NamespaceExecutor: Sendable {
 
     /// Runs `body` on the namespace's write queue, after the writes queued before it.
     func write<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            writes.async { continuation.resume(returning: body()) }
+        let queued = queued
+        queued.count.add(1, ordering: .sequentiallyConsistent)
+        return await withCheckedContinuation { continuation in
+            writes.async {
+                let result = body()
+                queued.count.subtract(1, ordering: .sequentiallyConsistent)
+                continuation.resume(returning: result)
+            }
         }
     }
 
     /// Queues `body` on the namespace's write queue without waiting for it (the writes queued
     /// after it wait for it to end).
     func enqueueWrite(_ body: @escaping @Sendable () -> Void) {
-        writes.async(execute: body)
+        let queued = queued
+        queued.count.add(1, ordering: .sequentiallyConsistent)
+        writes.async {
+            body()
+            queued.count.subtract(1, ordering: .sequentiallyConsistent)
+        }
     }
 
     /// Runs `body` on the shared read queue.

@@ -38,6 +38,14 @@ package struct NamespaceRules: Sendable {
     /// The rules with the rule index coverage is counted by.
     package let loaded: LoadedRules
 
+    /// The same rules with a budget of at most ``inlineSteps`` steps: what a request is decided
+    /// with on the thread that received it (see ``Namespace``). A decision that needs more steps
+    /// ends exhausted, and is made again off the cooperative pool with the whole budget.
+    package let inlineEngine: RulesEngine
+
+    /// The steps a decision may take on the thread that received its request.
+    package static let inlineSteps = 10_000
+
     /// Rules from compiled source.
     package init(ruleset: Ruleset, source: String, origin: Origin) {
         self.ruleset = ruleset
@@ -45,7 +53,18 @@ package struct NamespaceRules: Sendable {
         self.origin = origin
         // One engine per ruleset: coverage decides with the one that serves requests.
         self.loaded = LoadedRules(ruleset: ruleset.compiled, engine: ruleset.engine)
+        self.inlineEngine = Self.inline(ruleset.engine)
     }
+
+    /// `engine` with a budget of at most ``inlineSteps``.
+    static func inline(_ engine: RulesEngine) -> RulesEngine {
+        var inline = engine
+        inline.budget = EvaluationBudget(steps: Swift.min(Self.inlineSteps, engine.budget.steps))
+        return inline
+    }
+
+    /// The open rules' ``inlineEngine``: the administrator's writes.
+    package static let openInlineEngine = inline(Ruleset.open.engine)
 
     /// The source of the open rules.
     package static let openSource = Ruleset.openSource
