@@ -97,7 +97,7 @@ package final class Namespace: Sendable {
         let snapshot = snapshot()
         if let auth = identity.auth {
             let operation = DatabaseOperation.read(path: Self.path(keys), query: Query().ruleParameters)
-            guard snapshot.rules.inlineEngine.decide(operation, on: snapshot.database.root, auth: auth, now: now).allowed else { return nil }
+            guard snapshot.rules.decideHere(operation, on: snapshot.database.root, auth: auth, now: now).allowed else { return nil }
             countCoverage(snapshot.rules, operation, snapshot.database.root, auth, now, capture)
         }
         return (snapshot.database, snapshot.indexes.select(Query(), at: keys, root: snapshot.database.root))
@@ -226,9 +226,10 @@ package final class Namespace: Sendable {
             guard state.groups.isEmpty else { return nil }
             return Snapshot(database: state.database, indexes: state.indexes, rules: state.rules, rulesVersion: state.rulesVersion)
         }) else { return nil }
-        let engine = identity.auth == nil ? NamespaceRules.openInlineEngine : snapshot.rules.inlineEngine
         let auth = identity.auth ?? .null
-        let decision = engine.decide(operation, on: snapshot.database.root, auth: auth, now: now)
+        let decision = identity.auth == nil
+            ? NamespaceRules.openInlineEngine.decide(operation, on: snapshot.database.root, auth: auth, now: now)
+            : snapshot.rules.decideHere(operation, on: snapshot.database.root, auth: auth, now: now)
         guard decision.allowed else { return nil }
         guard let outcome = commit(decision, shape: Self.shape(of: operation), on: snapshot, now: now, onlyWithoutListeners: true) else { return nil }
         if identity.auth != nil { countCoverage(snapshot.rules, operation, snapshot.database.root, auth, now, capture) }
@@ -608,7 +609,8 @@ package final class Namespace: Sendable {
 
     /// The keys of a slash-separated path (empty segments dropped).
     static func split(_ path: String) -> [String] {
-        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // By bytes: `/` is ASCII, and a key's bytes are never split inside a character.
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { String(Substring($0)) }
     }
 }
 

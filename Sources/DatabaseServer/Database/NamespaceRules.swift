@@ -66,6 +66,15 @@ package struct NamespaceRules: Sendable {
     /// The open rules' ``inlineEngine``: the administrator's writes.
     package static let openInlineEngine = inline(Ruleset.open.engine)
 
+    /// The storage of the decisions ``decideHere(_:on:auth:now:)`` makes.
+    private let scratches = ScratchPool()
+
+    /// Decides with ``inlineEngine`` (at most ``inlineSteps`` steps) in storage kept between
+    /// requests.
+    func decideHere(_ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue, now: Double) -> Decision {
+        scratches.decide(inlineEngine, operation, on: root, auth: auth, now: now)
+    }
+
     /// The source of the open rules.
     package static let openSource = Ruleset.openSource
 
