@@ -68,11 +68,11 @@ import Testing
         // Decided here: nobody listens yet.
         _ = try await ns.write(.set(path: "/counters/c", value: 1), as: Self.alice, now: 0)
         let sink = RecordingSink()
-        _ = try await ns.listen(DataPath(keys: ["counters", "c"]), as: Self.alice, sink: sink, now: 0)
+        let (id, _) = try await ns.listen(DataPath(keys: ["counters", "c"]), as: Self.alice, sink: sink, now: 0)
         // Through the queue: somebody listens.
         _ = try await ns.write(.set(path: "/counters/c", value: 2), as: Self.alice, now: 0)
         #expect(sink.received.count == 1)
-        ns.unlisten(1)
+        ns.unlisten(id)
         _ = try await ns.write(.set(path: "/counters/c", value: 3), as: Self.alice, now: 0)
         #expect(sink.received.count == 1)
         #expect(ns.database.root.flatMap { DataNode.node($0, at: DataPath(keys: ["counters", "c"])) }?.exportJSON(includePriority: false) == "3")

@@ -33,14 +33,8 @@ struct NamespaceExecutor: Sendable {
 
     /// Runs `body` on the namespace's write queue, after the writes queued before it.
     func write<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        let queued = queued
-        queued.count.add(1, ordering: .sequentiallyConsistent)
-        return await withCheckedContinuation { continuation in
-            writes.async {
-                let result = body()
-                queued.count.subtract(1, ordering: .sequentiallyConsistent)
-                continuation.resume(returning: result)
-            }
+        await withCheckedContinuation { continuation in
+            enqueueWrite { continuation.resume(returning: body()) }
         }
     }
 

@@ -54,11 +54,16 @@ package struct RulesEngine: Sendable {
     package func decide(_ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double, scratch: inout DecisionScratch) -> Decision {
         // The scratch keeps a whole evaluator for the last engine it served: nothing to build,
         // move in or tear down per call.
-        if scratch.engine != ObjectIdentifier(tables) || scratch.evaluator == nil {
-            scratch.evaluator = Evaluator(ruleset: ruleset, tables: tables, auth: .null, now: 0, tracer: NoTracer(), explain: false)
-            scratch.engine = ObjectIdentifier(tables)
-        }
+        keep(&scratch.evaluator, for: &scratch.engine, tracer: NoTracer.init)
         return scratch.evaluator!.decideAndClear(operation, root, auth: auth, now: now, budget: budget)
+    }
+
+    /// Makes `evaluator` this engine's (with a tracer from `tracer`) unless it already is, as
+    /// `engine` records: what a scratch keeps between decisions.
+    func keep<T: Tracer>(_ evaluator: inout Evaluator<T>?, for engine: inout ObjectIdentifier?, tracer: () -> T) {
+        if engine == ObjectIdentifier(tables), evaluator != nil { return }
+        evaluator = Evaluator(ruleset: ruleset, tables: tables, auth: .null, now: 0, tracer: tracer(), explain: false)
+        engine = ObjectIdentifier(tables)
     }
 
     /// Decides an operation with the caller's tracer, which sees every sub-expression value (for

@@ -32,10 +32,7 @@ extension RulesEngine {
         _ operation: DatabaseOperation, on root: DataNode?, auth: AuthValue = .null, now: Double,
         tracing scratch: inout TracingScratch<T>, makeTracer: () -> T
     ) -> Decision {
-        if scratch.engine != ObjectIdentifier(tables) || scratch.evaluator == nil {
-            scratch.evaluator = Evaluator(ruleset: ruleset, tables: tables, auth: .null, now: 0, tracer: makeTracer(), explain: false)
-            scratch.engine = ObjectIdentifier(tables)
-        }
+        keep(&scratch.evaluator, for: &scratch.engine, tracer: makeTracer)
         return scratch.evaluator!.decideAndClear(operation, root, auth: auth, now: now, budget: budget)
     }
 }
