@@ -27,11 +27,17 @@ public struct Database: Sendable, CustomStringConvertible {
 
     /// Decides an operation and, when it is an allowed write, commits it: one call for what a
     /// server does with each request.
+    ///
+    /// A set or delete is written into this database's own tree: the nodes on its path that no
+    /// copy of the database (and no decision's `newRoot`) holds are changed in place rather than
+    /// copied, so a database that keeps no old versions pays for no copies. Copies made earlier
+    /// keep their data, as always.
     /// - Returns: the decision (its `Decision.allowed` says whether the database changed).
     @discardableResult
     public mutating func apply(
         _ operation: DatabaseOperation, rules: Ruleset, auth: AuthValue = .null, now: Double? = nil, explain: Bool = false
     ) -> Decision {
+        if operation.isWrite && !explain { return rules.apply(operation, to: &root, auth: auth, now: now) }
         let decision = rules.decide(operation, on: self, auth: auth, now: now, explain: explain)
         if operation.isWrite { commit(decision) }
         return decision

@@ -114,7 +114,17 @@ public struct Ruleset: Sendable {
         _ operation: DatabaseOperation, on database: Database, auth: AuthValue = .null, now: Double? = nil, explain: Bool = false,
         redactUnreadable: Bool = false
     ) -> Decision {
-        let time = now ?? (Date().timeIntervalSince1970 * 1000).rounded(.down)
-        return engine.decide(operation, on: database.root, auth: auth, now: time, explain: explain, redactUnreadable: redactUnreadable)
+        return engine.decide(operation, on: database.root, auth: auth, now: Self.time(now), explain: explain, redactUnreadable: redactUnreadable)
+    }
+
+    /// Decides a write on `root` and applies it there when it is allowed, without an
+    /// explanation (see `RulesEngine.apply(_:to:auth:now:)`): what ``Database/apply(_:rules:auth:now:explain:)`` does.
+    package func apply(_ operation: DatabaseOperation, to root: inout DataNode?, auth: AuthValue, now: Double?) -> Decision {
+        engine.apply(operation, to: &root, auth: auth, now: Self.time(now))
+    }
+
+    /// `now`, or the current time in whole ms since the epoch.
+    private static func time(_ now: Double?) -> Double {
+        now ?? (Date().timeIntervalSince1970 * 1000).rounded(.down)
     }
 }

@@ -132,13 +132,30 @@ package struct BenchSuite: Sendable {
         ]
     }
 
+    /// The set of `blogOperations`, decided and then applied to a database that owns its tree
+    /// (``RulesEngine/apply(_:to:auth:now:scratch:)``), as a server that keeps no old versions
+    /// applies it: the nodes on the path are written in place, not copied.
+    static let appliedSetName = "set /posts/$p/title, applied to a database that owns its tree"
+
+    static func appliedSet(_ db: BlogDatabase) -> DatabaseOperation {
+        .set(path: "/posts/\(db.postKey)/title", value: "A new title")
+    }
+
+    /// A blog database of `size` nodes whose tree nothing else holds (built apart from the
+    /// suite's, which its decisions share). Its posts are shared with their copies under
+    /// `user-posts`, so the first write copies the written post; the later ones copy nothing.
+    static func ownedTree(_ size: Int) -> DataNode? {
+        BlogDatabase(nodes: size).root
+    }
+
     private func blogCases(_ engine: RulesEngine, _ progress: (String) -> Void) -> [SuiteResult] {
         var out: [SuiteResult] = []
         var medians: [[Double]] = []
         var names: [String] = []
         var smallest: BlogDatabase?
         var largest: BlogDatabase?
-        for size in sizes where Self.blogOperations(BlogDatabase(nodes: 12)).contains(where: { selected("blog, \(Self.power(size))", $0.name) }) {
+        for size in sizes where Self.blogOperations(BlogDatabase(nodes: 12)).contains(where: { selected("blog, \(Self.power(size))", $0.name) })
+            || selected("blog, \(Self.power(size))", Self.appliedSetName) {
             progress("build a blog database of \(size) nodes")
             let db = BlogDatabase(nodes: size)
             if smallest == nil { smallest = db } else { largest = db }
@@ -161,6 +178,20 @@ package struct BenchSuite: Sendable {
                     let freshAllocations = BenchTimer.allocations { engine.decide(op, on: root, auth: auth, now: Self.now) }
                     out.append(SuiteResult(group: group, name: name + ", new scratch per call", stats: fresh, allocations: freshAllocations))
                 }
+            }
+            if selected("blog, \(Self.power(size))", Self.appliedSetName) {
+                progress("\(group): \(Self.appliedSetName)")
+                var owned = Self.ownedTree(size)
+                let op = Self.appliedSet(db)
+                var scratch = DecisionScratch()
+                let allowed = engine.apply(op, to: &owned, auth: Self.alice, now: Self.now, scratch: &scratch).allowed
+                // Each call returns only whether it was allowed: a decision kept alive would hold
+                // the tree, and the next write would copy it.
+                let stats = timer.measure { engine.apply(op, to: &owned, auth: Self.alice, now: Self.now, scratch: &scratch).allowed }
+                let allocations = BenchTimer.allocations { engine.apply(op, to: &owned, auth: Self.alice, now: Self.now, scratch: &scratch).allowed }
+                out.append(SuiteResult(group: group, name: Self.appliedSetName + (allowed ? "" : " (DENIED)"), stats: stats, allocations: allocations))
+                row.append(stats.median)
+                names.append(Self.appliedSetName)
             }
             medians.append(row)
         }
@@ -199,6 +230,17 @@ package struct BenchSuite: Sendable {
                 { engine.decide(a.op, on: rootA, auth: a.auth, now: Self.now, scratch: &scratchA) },
                 { engine.decide(b.op, on: rootB, auth: b.auth, now: Self.now, scratch: &scratchB) })
             out.append(SuiteResult(group: group, name: b.name, stats: largeStats,
+                                   note: "ratio \(Self.fixed(ratios.median)) (±\(BenchReport.fixed(ratios.spreadPercent, 1))%)"))
+        }
+        if selected("blog, \(Self.power(smallest.size))", Self.appliedSetName) {
+            progress("\(group): \(Self.appliedSetName)")
+            var ownedA = Self.ownedTree(smallest.size), ownedB = Self.ownedTree(largest.size)
+            let opA = Self.appliedSet(small), opB = Self.appliedSet(large)
+            var scratchA = DecisionScratch(), scratchB = DecisionScratch()
+            let (_, largeStats, ratios) = timer.measureAlternating(
+                { engine.apply(opA, to: &ownedA, auth: Self.alice, now: Self.now, scratch: &scratchA).allowed },
+                { engine.apply(opB, to: &ownedB, auth: Self.alice, now: Self.now, scratch: &scratchB).allowed })
+            out.append(SuiteResult(group: group, name: Self.appliedSetName, stats: largeStats,
                                    note: "ratio \(Self.fixed(ratios.median)) (±\(BenchReport.fixed(ratios.spreadPercent, 1))%)"))
         }
         return out

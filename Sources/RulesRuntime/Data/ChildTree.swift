@@ -201,7 +201,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
 
     /// The subtree of an inner node that holds the probe's key: the last whose first key is not
     /// above it.
-    private func subIndex(_ probe: KeyProbe) -> Int {
+    func subIndex(_ probe: KeyProbe) -> Int {
         let (index, found) = search(probe)
         if found { return index }
         return Swift.max(index - 1, 0)
@@ -439,7 +439,7 @@ final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     /// `trail` (written by ``find(_:trail:)`` for the same key in this tree, which found it),
     /// the slot at each level is taken from it instead of searched for; `depth` is this node's
     /// level below the root.
-    private func setting(_ probe: KeyProbe, _ child: DataNode?, trail: UnsafePointer<Int32>?, depth: Int) -> Change {
+    func setting(_ probe: KeyProbe, _ child: DataNode?, trail: UnsafePointer<Int32>?, depth: Int) -> Change {
         let n = slotCount
         if isLeaf {
             let (index, found) = trail.map { (Int($0[depth]), true) } ?? search(probe)

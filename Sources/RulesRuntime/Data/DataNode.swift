@@ -90,6 +90,13 @@ public struct DataNode: Sendable {
         }
     }
 
+    /// The children of an object without a priority; nil for a leaf or a node with a priority.
+    /// (A writer that changes a tree in place takes it out with this, see ``write(_:at:in:)``.)
+    var plainChildTree: ChildTree? {
+        if case .object(let tree) = payload { return tree }
+        return nil
+    }
+
     /// The subtree of an inner ``ChildTree`` node's slot (made by ``init(subtree:)``).
     var subtree: ChildTree {
         guard case .object(let tree) = payload else { preconditionFailure("not a subtree slot") }
@@ -479,8 +486,8 @@ public struct DataNode: Sendable {
     /// `base` (the node at `keys[..<depth]`) with the node at `keys` replaced by `node`: the
     /// single-path copy of ``replacing(_:at:with:)`` from a node below the root. `keys` is path
     /// `path` of `ranks` when given; otherwise each key's rank is computed.
-    private static func replacing(_ base: DataNode?, below keys: [String], from depth: Int, with node: DataNode?,
-                                  ranks: PathRanks?, path: Int) -> DataNode? {
+    static func replacing(_ base: DataNode?, below keys: [String], from depth: Int, with node: DataNode?,
+                          ranks: PathRanks?, path: Int) -> DataNode? {
         if depth == keys.count { return node }
         let key = keys[depth]
         let probe = ranks.map { KeyProbe(key, rank: $0.rank(path, depth)) } ?? KeyProbe(key)

@@ -145,6 +145,13 @@ extension Evaluator {
         if input.readsExisting, let problem = input.overflow(existing: snaps.overlay.oldPath[keys.count], at: keys) {
             return reject("", oldRoot, problem)
         }
+        // A caller that applies the write to its own tree takes the written node instead (see
+        // `applyAndClear`).
+        if defersWrite {
+            deferredNode = snaps.overlay.written()
+            hasDeferredWrite = true
+            return Decision(allowed: true, newRoot: nil, denial: nil, explanation: nil)
+        }
         // The new tree is built (what is left of it) only now that the write is allowed.
         return Decision(allowed: true, newRoot: snaps.overlay.node(at: 0), denial: nil, explanation: nil)
     }

@@ -37,6 +37,12 @@ struct Evaluator<T: Tracer> {
     /// (see `single(_:_:)`).
     var singleKeys: [String] = []
     var singleEntry: [([String], DataInput)] = []
+    /// Whether an allowed set or delete decided against the overlay leaves its written node in
+    /// `deferredNode` (at `singleKeys`, `hasDeferredWrite` set) instead of building the new tree
+    /// (see `applyAndClear`).
+    var defersWrite = false
+    var hasDeferredWrite = false
+    var deferredNode: DataNode?
     /// An update's entries, and the keys of each of its first ``keptUpdatePaths`` paths when it
     /// is at the root, their storage kept between decisions.
     var updateKeys: [[String]] = []
@@ -116,6 +122,26 @@ struct Evaluator<T: Tracer> {
         }
         // `log` and `decisive` stay empty: this evaluator never explains.
         return decision
+    }
+
+    /// ``decideAndClear(_:_:auth:now:budget:)``, and an allowed write applied to `root`: a set
+    /// or delete decided against the overlay is written into `root` once this evaluator holds
+    /// no reference into it, so the nodes on its path that nothing else holds are changed in
+    /// place (``DataNode/write(_:at:in:)``); any other write makes `root` the decision's new
+    /// tree. The decision's `newRoot` is `root` afterwards either way.
+    mutating func applyAndClear(_ op: DatabaseOperation, _ root: inout DataNode?, auth: AuthValue, now: Double, budget: EvaluationBudget) -> Decision {
+        defersWrite = true
+        let decision = decideAndClear(op, root, auth: auth, now: now, budget: budget)
+        defersWrite = false
+        guard hasDeferredWrite else {
+            if decision.allowed && op.isWrite { root = decision.newRoot }
+            return decision
+        }
+        let written = deferredNode
+        hasDeferredWrite = false
+        deferredNode = nil
+        DataNode.write(written, at: singleKeys, in: &root)
+        return Decision(allowed: true, newRoot: root, denial: nil, explanation: nil)
     }
 
     mutating func decide(_ op: DatabaseOperation, _ root: DataNode?) -> Decision {

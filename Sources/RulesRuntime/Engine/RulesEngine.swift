@@ -58,6 +58,24 @@ package struct RulesEngine: Sendable {
         return scratch.evaluator!.decideAndClear(operation, root, auth: auth, now: now, budget: budget)
     }
 
+    /// Decides an operation on `root` and, when it is an allowed write, applies it there: the
+    /// same decision as ``decide(_:on:auth:now:scratch:)``, and `root` becomes its `newRoot`.
+    /// A set or delete is written in place into the nodes on its path that nothing but `root`
+    /// holds (no snapshot, reader or other version of the tree), instead of copied with every
+    /// sibling retained; a tree that is shared is copied along the path as before. Copies of
+    /// `root` made earlier never change.
+    package func apply(_ operation: DatabaseOperation, to root: inout DataNode?, auth: AuthValue = .null, now: Double,
+                       scratch: inout DecisionScratch) -> Decision {
+        keep(&scratch.evaluator, for: &scratch.engine, tracer: NoTracer.init)
+        return scratch.evaluator!.applyAndClear(operation, &root, auth: auth, now: now, budget: budget)
+    }
+
+    /// ``apply(_:to:auth:now:scratch:)`` with scratch storage made for the call.
+    package func apply(_ operation: DatabaseOperation, to root: inout DataNode?, auth: AuthValue = .null, now: Double) -> Decision {
+        var e = Evaluator(ruleset: ruleset, tables: tables, auth: auth, now: now, tracer: NoTracer(), explain: false)
+        return e.applyAndClear(operation, &root, auth: auth, now: now, budget: budget)
+    }
+
     /// Makes `evaluator` this engine's (with a tracer from `tracer`) unless it already is, as
     /// `engine` records: what a scratch keeps between decisions.
     func keep<T: Tracer>(_ evaluator: inout Evaluator<T>?, for engine: inout ObjectIdentifier?, tracer: () -> T) {
