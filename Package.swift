@@ -151,8 +151,9 @@ let package = Package(
         .testTarget(
             name: "DatabaseServerTests",
             dependencies: [
-                "RulesTestSupport", "DatabaseServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "RulesTestSupport", "DatabaseServer", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(

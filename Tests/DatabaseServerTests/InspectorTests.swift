@@ -2,7 +2,6 @@ import DatabaseRules
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import RulesTestSupport
 import Testing
@@ -49,7 +48,7 @@ import Testing
     static let alice = "eyJhbGciOiJub25lIiwidHlwZSI6IkpXVCJ9.eyJzdWIiOiJhbGljZSIsImlhdCI6MH0."
 
     struct Setup {
-        let app: Application<RESTResponder>
+        let responder: RESTResponder
         let log: RequestLog
         let coverage: CoverageRecorder
     }
@@ -59,7 +58,7 @@ import Testing
         let coverage = CoverageRecorder()
         let registry = NamespaceRegistry(defaultName: "default", rules: rules, coverage: coverage)
         let log = RequestLog(format: .quiet)
-        return Setup(app: Application(responder: RESTResponder(registry: registry, log: log, limits: ServerLimits())), log: log, coverage: coverage)
+        return Setup(responder: RESTResponder(registry: registry, log: log, limits: ServerLimits()), log: log, coverage: coverage)
     }
 
     func object(_ buffer: ByteBuffer) throws -> [String: Any] {
@@ -69,7 +68,7 @@ import Testing
     /// The inspector's data answers this machine's pages and clients only: another site's page
     /// gets nothing (through 0.0.0.0: `test_budgets.py`).
     @Test func inspectEndpointsAnswerThisMachineOnly() async throws {
-        try await setup().app.test(.router) { client in
+        try await ResponderClient.run(setup().responder) { client in
             try await client.execute(uri: "/.inspect/coverage.json", method: .get) { r in
                 #expect(r.status == .ok)
             }
@@ -91,7 +90,7 @@ import Testing
     }
 
     @Test func thePageIsServedAtTheRootWithoutBreakingRESTReads() async throws {
-        try await setup().app.test(.router) { client in
+        try await ResponderClient.run(setup().responder) { client in
             try await client.execute(uri: "/", method: .get) { r in
                 #expect(r.status == .ok)
                 #expect(r.headers[.contentType] == "text/html; charset=utf-8")
@@ -126,7 +125,7 @@ import Testing
     /// other unknown path is logged with its own path, not `/`.
     @Test func theIconIsServedAndUnknownPathsAreLoggedAsAsked() async throws {
         let s = try setup()
-        try await s.app.test(.router) { client in
+        try await ResponderClient.run(s.responder) { client in
             try await client.execute(uri: "/favicon.ico", method: .get) { r in
                 #expect(r.status == .ok)
                 #expect(r.headers[.contentType] == "image/svg+xml")
@@ -148,7 +147,7 @@ import Testing
 
     @Test func deniedRequestsAreListedAndExplained() async throws {
         let s = try setup()
-        try await s.app.test(.router) { client in
+        try await ResponderClient.run(s.responder) { client in
             try await client.execute(uri: "/users/bob.json?auth=\(Self.alice)", method: .put, body: ByteBuffer(string: "1")) { r in
                 #expect(r.status == .unauthorized)
             }
@@ -200,7 +199,7 @@ import Testing
 
     @Test func administratorRequestsHaveNoExplanation() async throws {
         let s = try setup()
-        try await s.app.test(.router) { client in
+        try await ResponderClient.run(s.responder) { client in
             try await client.execute(uri: "/users/bob.json", method: .put, headers: Self.owner, body: ByteBuffer(string: "1")) { _ in }
             try await client.execute(uri: "/.inspect/requests/1.json", method: .get, headers: Self.owner) { r in
                 let detail = try object(r.body)
@@ -216,7 +215,7 @@ import Testing
         defer { dir.remove() }
         let path = try await dir.write("database.rules.json", Self.rulesSource)
         let s = try setup(rulesFile: path)
-        try await s.app.test(.router) { client in
+        try await ResponderClient.run(s.responder) { client in
             try await client.execute(uri: "/.inspect/rules.json", method: .get) { r in
                 #expect(r.status == .unauthorized)
             }
@@ -244,7 +243,7 @@ import Testing
         let s = try setup()
         let task = Task { await s.coverage.run() }
         defer { s.coverage.stop(); task.cancel() }
-        try await s.app.test(.router) { client in
+        try await ResponderClient.run(s.responder) { client in
             try await client.execute(uri: "/users/bob.json?auth=\(Self.alice)", method: .get) { _ in }
             while s.coverage.pending > 0 { try await Task.sleep(for: .milliseconds(5)) }
             try await client.execute(uri: "/.inspect/rules.json", method: .get, headers: Self.owner) { r in
@@ -258,7 +257,7 @@ import Testing
     }
 
     @Test func theDataEndpointReadsInTheExportFormat() async throws {
-        try await setup().app.test(.router) { client in
+        try await ResponderClient.run(setup().responder) { client in
             try await client.execute(
                 uri: "/items/a.json", method: .put, headers: Self.owner, body: ByteBuffer(string: #"{".value": "x", ".priority": 3}"#)
             ) { _ in }

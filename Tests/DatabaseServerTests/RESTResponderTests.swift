@@ -1,13 +1,12 @@
 import DatabaseRules
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import NIOCore
 import Testing
 
 @testable import DatabaseServer
 
-/// The REST door through Hummingbird's test client: statuses, bodies and headers.
+/// The REST door, requests handed to it in this process: statuses, bodies and headers.
 @Suite struct RESTResponderTests {
     static let rulesSource = """
         {"rules": {
@@ -16,16 +15,16 @@ import Testing
         }}
         """
 
-    func app(limits: ServerLimits = ServerLimits()) throws -> some ApplicationProtocol {
+    func responder(limits: ServerLimits = ServerLimits()) throws -> RESTResponder {
         let rules = NamespaceRules(ruleset: try Ruleset(source: Self.rulesSource, path: "r.json"), source: Self.rulesSource, origin: .file("r.json"))
         let registry = NamespaceRegistry(defaultName: "default", rules: rules)
-        return Application(responder: RESTResponder(registry: registry, log: RequestLog(format: .quiet), limits: limits))
+        return RESTResponder(registry: registry, log: RequestLog(format: .quiet), limits: limits)
     }
 
     @Test func bodiesOverTheLimitAre413AndNothingIsWritten() async throws {
         var limits = ServerLimits()
         limits.maxBodyBytes = 100
-        try await app(limits: limits).test(.router) { client in
+        try await ResponderClient.run(responder(limits: limits)) { client in
             let big = "\"" + String(repeating: "x", count: 200) + "\""
             try await client.execute(uri: "/items/a.json", method: .put, body: ByteBuffer(string: big)) { r in
                 #expect(r.status == .contentTooLarge)
@@ -40,7 +39,7 @@ import Testing
     static let owner: HTTPFields = [.authorization: "Bearer owner"]
 
     @Test func deniedWritesAre401WithTheExplanationHeader() async throws {
-        try await app().test(.router) { client in
+        try await ResponderClient.run(responder()) { client in
             try await client.execute(uri: "/users/bob.json", method: .put, body: ByteBuffer(string: "1")) { response in
                 #expect(response.status == .unauthorized)
                 #expect(String(buffer: response.body) == "{\n  \"error\" : \"Permission denied\"\n}\n")
@@ -53,7 +52,7 @@ import Testing
     /// Rules uploaded through `/.settings/rules.json` are named after their namespace in
     /// explanations, not after a file they never were.
     @Test func uploadedRulesAreNamedByTheirNamespace() async throws {
-        try await app().test(.router) { client in
+        try await ResponderClient.run(responder()) { client in
             try await client.execute(uri: "/.settings/rules.json?ns=other", method: .put, headers: Self.owner,
                                      body: ByteBuffer(string: #"{"rules": {".write": "newData.val() === 1"}}"#)) { r in
                 #expect(r.status == .ok)
@@ -67,7 +66,7 @@ import Testing
     }
 
     @Test func crudAndEchoes() async throws {
-        try await app().test(.router) { client in
+        try await ResponderClient.run(responder()) { client in
             try await client.execute(uri: "/items/a.json", method: .put, headers: Self.owner, body: ByteBuffer(string: #"{"owner":"bob","n":[1,2]}"#)) { r in
                 #expect(r.status == .ok)
                 #expect(String(buffer: r.body) == #"{"n":[1,2],"owner":"bob"}"#)
@@ -94,7 +93,7 @@ import Testing
     }
 
     @Test func etagsAndConditionalRequests() async throws {
-        try await app().test(.router) { client in
+        try await ResponderClient.run(responder()) { client in
             try await client.execute(uri: "/items/c.json", method: .put, headers: [HTTPField.Name("if-match")!: "null_etag"], body: ByteBuffer(string: "1")) { r in
                 #expect(r.status == .ok)
                 #expect(r.headers[.eTag] == "YPVfR2bXt/lcDjiQZ8pOkAd3qkQ=")
@@ -114,7 +113,7 @@ import Testing
     }
 
     @Test func queriesNeedTheirIndex() async throws {
-        try await app().test(.router) { client in
+        try await ResponderClient.run(responder()) { client in
             _ = try await client.execute(uri: "/items.json", method: .put, body: ByteBuffer(string: #"{"a":{"owner":"bob","w":1},"b":{"owner":"al","w":2}}"#))
             try await client.execute(uri: #"/items.json?orderBy=%22owner%22&equalTo=%22bob%22"#, method: .get) { r in
                 #expect(String(buffer: r.body) == #"{"a":{"owner":"bob","w":1}}"#)
@@ -130,7 +129,7 @@ import Testing
     }
 
     @Test func rulesUploadAndErrors() async throws {
-        try await app().test(.router) { client in
+        try await ResponderClient.run(responder()) { client in
             try await client.execute(uri: "/.settings/rules.json?ns=other", method: .put, body: ByteBuffer(string: "{}")) { r in
                 #expect(r.status == .unauthorized)
             }
@@ -159,7 +158,7 @@ import Testing
     }
 
     @Test func malformedRequestsGetClearErrors() async throws {
-        try await app().test(.router) { client in
+        try await ResponderClient.run(responder()) { client in
             for (uri, method, body, status) in [
                 ("/items/x.json", HTTPRequest.Method.put, "{bad", HTTPResponse.Status.badRequest),
                 ("/items/x.json", .put, "", .badRequest),

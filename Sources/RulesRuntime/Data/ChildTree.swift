@@ -11,7 +11,8 @@
 /// ``ChildKeys`` block, which a copy that replaces one child shares: such a copy is one
 /// allocation, with static class metadata (a new `Array` goes through the standard library's
 /// unspecialised allocation path, which looks up runtime metadata on every call). Slots and keys are written only while a node is made, so nodes are shared freely
-/// between threads and between versions of a tree.
+/// between threads and between versions of a tree; the one exception is a writer that holds the
+/// only reference to a node (`ChildTree+InPlace.swift`), which nobody else can read.
 final class ChildTree: ManagedBuffer<ChildTreeHeader, ChildSlot> {
     /// Most slots in a leaf; a leaf that grows past it splits in two.
     static let maxLeaf = 32

@@ -24,7 +24,8 @@ public struct DataNode: Sendable {
     }
 
     /// (`ManagedBuffer`, which ``ChildTree`` is, cannot declare itself `Sendable`; a tree node is
-    /// never written after it is made.)
+    /// never written after it is made, except by a writer that holds the only reference to it,
+    /// which no other thread can then read: see ``write(_:at:in:)``.)
     nonisolated(unsafe) private let payload: Payload
 
     /// The value of a leaf; nil for an object.
