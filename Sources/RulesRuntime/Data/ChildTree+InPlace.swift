@@ -31,7 +31,7 @@ extension ChildTree {
                 delta = child.count - before
             } else {
                 var sub = child.subtree
-                child = DataNode(leaf: .bool(false))
+                child = DataNode.placeholder
                 if isKnownUniquelyReferenced(&sub) {
                     delta = sub.write(node, keys, depth, probe)
                 } else if let old = sub.find(probe) {

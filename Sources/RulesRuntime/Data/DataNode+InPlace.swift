@@ -22,9 +22,9 @@ extension DataNode {
         root = slot
     }
 
-    /// The placeholder a slot holds while its storage is taken out to be changed: a leaf,
-    /// which holds no reference.
-    private static var placeholder: DataNode { DataNode(leaf: .bool(false)) }
+    /// The placeholder a slot or variable holds while its storage is taken out to be changed: a
+    /// leaf, which holds no reference.
+    static var placeholder: DataNode { DataNode(leaf: .bool(false)) }
 
     /// ``write(_:at:in:)`` below `slot`, the node at `keys[..<depth]` (`depth < keys.count`).
     static func write(_ node: DataNode, at keys: [String], from depth: Int, in slot: inout DataNode) {

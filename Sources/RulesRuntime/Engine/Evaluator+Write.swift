@@ -148,8 +148,7 @@ extension Evaluator {
         // A caller that applies the write to its own tree takes the written node instead (see
         // `applyAndClear`).
         if defersWrite {
-            deferredNode = snaps.overlay.written()
-            hasDeferredWrite = true
+            deferredWrite = .some(snaps.overlay.written())
             return Decision(allowed: true, newRoot: nil, denial: nil, explanation: nil)
         }
         // The new tree is built (what is left of it) only now that the write is allowed.

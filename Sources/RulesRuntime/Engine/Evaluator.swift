@@ -38,11 +38,10 @@ struct Evaluator<T: Tracer> {
     var singleKeys: [String] = []
     var singleEntry: [([String], DataInput)] = []
     /// Whether an allowed set or delete decided against the overlay leaves its written node in
-    /// `deferredNode` (at `singleKeys`, `hasDeferredWrite` set) instead of building the new tree
-    /// (see `applyAndClear`).
+    /// `deferredWrite` (at `singleKeys`; `.some(nil)` for a delete) instead of building the new
+    /// tree (see `applyAndClear`).
     var defersWrite = false
-    var hasDeferredWrite = false
-    var deferredNode: DataNode?
+    var deferredWrite: DataNode?? = nil
     /// An update's entries, and the keys of each of its first ``keptUpdatePaths`` paths when it
     /// is at the root, their storage kept between decisions.
     var updateKeys: [[String]] = []
@@ -133,13 +132,11 @@ struct Evaluator<T: Tracer> {
         defersWrite = true
         let decision = decideAndClear(op, root, auth: auth, now: now, budget: budget)
         defersWrite = false
-        guard hasDeferredWrite else {
+        guard let written = deferredWrite else {
             if decision.allowed && op.isWrite { root = decision.newRoot }
             return decision
         }
-        let written = deferredNode
-        hasDeferredWrite = false
-        deferredNode = nil
+        deferredWrite = nil
         DataNode.write(written, at: singleKeys, in: &root)
         return Decision(allowed: true, newRoot: root, denial: nil, explanation: nil)
     }
