@@ -40,6 +40,12 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"]), .brew(["pcre2"])]
         ),
+        // Z3 from the system (Debian: libz3-dev), for the access model's solver only.
+        .systemLibrary(
+            name: "CZ3",
+            pkgConfig: "z3",
+            providers: [.apt(["libz3-dev"]), .brew(["z3"])]
+        ),
         // Source files, locations, diagnostics, the relaxed JSON reader, the expression lexer and parser.
         .target(name: "RulesSyntax", swiftSettings: swiftSettings),
         // The rules document, scopes, static types, checks, regex subset, bytecode and disassembler.
@@ -52,11 +58,14 @@ let package = Package(
             dependencies: ["RulesRuntime", "RulesCompiler", "RulesSyntax"],
             swiftSettings: swiftSettings
         ),
+        // The rules language as satisfiability questions for Z3: a symbolic tree before and after an
+        // operation, the cascade, and a model read back as concrete data (the access model's solver).
+        .target(name: "RulesSolver", dependencies: ["CZ3", "RulesCompiler", "RulesSyntax"], swiftSettings: swiftSettings),
         // The lints (one type per lint, listed in one registry), the access model and its threat
         // classes, and the witness search that runs their counterexamples through the engine.
         .target(
             name: "RulesLint",
-            dependencies: ["DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax"],
+            dependencies: ["DatabaseRules", "RulesRuntime", "RulesCompiler", "RulesSyntax", "RulesSolver"],
             swiftSettings: swiftSettings
         ),
         // Rule coverage: which rules were evaluated, how, and the report; used by the test runner

@@ -11,9 +11,11 @@ package struct AccessCommand: ParsableCommand {
             Rows are locations and operations (read; create, update, delete of a record; write of a \
             collection or other location); columns are principals: anonymous, a signed-in stranger, \
             the owner, a holder of each privilege the data grants (role:N) and of each custom claim \
-            (claim:NAME). A cell is yes, no (the bounded search found nothing), if role / if claim, or \
-            escalation (a stranger gives himself a privilege with allowed writes, then is allowed). \
-            See docs/lints.md, "The access model".
+            (claim:NAME), and a user the rules name by uid or token (named). A cell is yes (a witness the \
+            engine allowed), never (the solver proved that no request within its bounds is allowed), \
+            unknown (neither was shown in time), if role / if claim / if named, or escalation (a \
+            stranger gives himself a privilege with allowed writes, then is allowed). \
+            See docs/access.md.
             """
     )
 
@@ -36,11 +38,14 @@ package struct AccessCommand: ParsableCommand {
     @Option(name: .customLong("as"), help: "Only this principal: anonymous, stranger, owner, role:N, claim:NAME.")
     package var principal: String?
 
+    @OptionGroup(title: "Solver")
+    package var solver: SolverOptions
+
     package init() {}
 
     package func run() throws {
         let input = try AccessInput.load(path)
-        let model = AccessModel.build(rules: input.rules, tree: input.tree)
+        let model = AccessModel.build(rules: input.rules, tree: input.tree, solver: solver.budget)
         let table = AccessTable(model: model, pathPrefix: pathPrefix, principal: principal, witnesses: witnesses)
         if let principal, table.principals.isEmpty {
             let known = model.principals.map { table.short($0) }.joined(separator: ", ")

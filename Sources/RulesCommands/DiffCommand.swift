@@ -37,6 +37,9 @@ package struct DiffCommand: ParsableCommand {
     @Option(help: "Write the report to this file instead of standard output.")
     package var outputFile: String?
 
+    @OptionGroup(title: "Solver")
+    package var solver: SolverOptions
+
     package init() {}
 
     package func validate() throws {
@@ -58,7 +61,7 @@ package struct DiffCommand: ParsableCommand {
             old = try AccessInput.load(files[0])
         }
         let new = try AccessInput.load(newPath)
-        let diff = AccessDiff.compare(old: (old.rules, old.tree), new: (new.rules, new.tree))
+        let diff = AccessDiff.compare(old: (old.rules, old.tree), new: (new.rules, new.tree), solver: solver.budget)
         let report = AccessDiffReport(diff: diff, oldName: oldName, newName: newPath)
         let text: String
         switch format {

@@ -20,19 +20,25 @@ package struct LintWitness: Sendable, Hashable {
         /// A signed-in user whose token carries a custom claim (`auth.token.admin = true`), which
         /// no client can give itself.
         case claimant(uid: String, claim: String, value: WitnessValue)
+        /// A signed-in user whose uid or token the rules single out (a uid compared with a
+        /// literal, an e-mail domain, a verified e-mail), as the solver picked them.
+        case named(uid: String, claims: [String: WitnessValue])
 
         /// The uid, nil when signed out.
         package var uid: String? {
             switch self {
             case .anonymous: nil
-            case .stranger(let uid), .owner(let uid), .holder(let uid, _), .claimant(let uid, _, _): uid
+            case .stranger(let uid), .owner(let uid), .holder(let uid, _), .claimant(let uid, _, _), .named(let uid, _): uid
             }
         }
 
         /// The token's custom claims (`claimant` only).
         package var claims: [String: WitnessValue] {
-            if case .claimant(_, let claim, let value) = self { return [claim: value] }
-            return [:]
+            switch self {
+            case .claimant(_, let claim, let value): [claim: value]
+            case .named(_, let claims): claims
+            default: [:]
+            }
         }
 
         /// `anonymous`, `stranger`, `owner`, `holder`, `claimant`.
@@ -43,6 +49,7 @@ package struct LintWitness: Sendable, Hashable {
             case .owner: "owner"
             case .holder: "holder"
             case .claimant: "claimant"
+            case .named: "named"
             }
         }
 
@@ -54,6 +61,8 @@ package struct LintWitness: Sendable, Hashable {
             case .owner(let uid): "the owner (uid \(uid))"
             case .holder(let uid, let privilege): "a holder of \(privilege) (uid \(uid))"
             case .claimant(let uid, let claim, let value): "a user whose token has \(claim) = \(value.json) (uid \(uid))"
+            case .named(let uid, let claims):
+                "a user the rules name (uid \(uid)" + (claims.isEmpty ? "" : ", token \(WitnessValue.object(claims).json)") + ")"
             }
         }
     }
@@ -76,6 +85,8 @@ package struct LintWitness: Sendable, Hashable {
         package var allowed: Bool?
         /// Why the step is there, e.g. `make yourself an administrator`.
         package var note: String
+        /// A read's query fields (`orderByChild`, `equalTo`, ...), empty for a plain read.
+        package var query: [String: WitnessValue] = [:]
 
         package init(_ operation: Operation, _ path: String, value: WitnessValue? = nil, expectAllowed: Bool = true, note: String) {
             self.operation = operation
@@ -88,6 +99,7 @@ package struct LintWitness: Sendable, Hashable {
         /// `set /users/mallory/role = "admin"`.
         package var summary: String {
             var s = "\(operation.rawValue) \(path)"
+            if !query.isEmpty { s += "?" + query.keys.sorted().map { "\($0)=\(query[$0]!.json)" }.joined(separator: "&") }
             if let value { s += " = \(value.shortJSON)" }
             return s
         }

@@ -102,11 +102,32 @@ package enum WitnessSearch {
         return AuthValue.user(uid: uid, claims: claims)
     }
 
+    /// The query parameters of a read's fields (`orderByChild`, `equalTo`, ...).
+    static func query(_ fields: [String: WitnessValue]) -> QueryParameters {
+        guard !fields.isEmpty else { return .none }
+        func primitive(_ v: WitnessValue?) -> Primitive? {
+            switch v {
+            case .string(let s)?: .string(s)
+            case .number(let n)?: .number(n)
+            case .bool(let b)?: .bool(b)
+            default: nil
+            }
+        }
+        func flag(_ name: String) -> Bool { fields[name] == .bool(true) }
+        func number(_ name: String) -> Double? { if case .number(let n)? = fields[name] { n } else { nil } }
+        var child: String?
+        if case .string(let s)? = fields["orderByChild"] { child = s }
+        return QueryParameters(
+            orderByKey: flag("orderByKey"), orderByPriority: flag("orderByPriority"), orderByValue: flag("orderByValue"), orderByChild: child,
+            startAt: primitive(fields["startAt"]), endAt: primitive(fields["endAt"]), equalTo: primitive(fields["equalTo"]),
+            limitToFirst: number("limitToFirst"), limitToLast: number("limitToLast"))
+    }
+
     /// The engine's operation for a step (nil when its value cannot be read).
     static func operation(_ step: LintWitness.Step) -> DatabaseOperation? {
         switch step.operation {
         case .read:
-            return .read(path: step.path)
+            return .read(path: step.path, query: query(step.query))
         case .delete:
             return .delete(path: step.path)
         case .set:

@@ -27,7 +27,9 @@ package enum WitnessSpec {
         for (i, s) in w.steps.enumerated() {
             out += "      - as: caller\n"
             switch s.operation {
-            case .read: out += "        read: \(WitnessValue.string(s.path).json)\n"
+            case .read:
+                out += "        read: \(WitnessValue.string(s.path).json)\n"
+                if !s.query.isEmpty { out += "        query: \(WitnessValue.object(s.query).json)\n" }
             case .delete: out += "        delete: \(WitnessValue.string(s.path).json)\n"
             case .set: out += "        set: \(WitnessValue.string(s.path).json)\n        value: \(s.value?.json ?? "null")\n"
             case .update: out += "        update: \(WitnessValue.string(s.path).json)\n        values: \(s.value?.json ?? "{}")\n"

@@ -10,13 +10,17 @@ package struct AccessCell: Sendable {
         /// The engine allowed the witness only after the principal gave itself a privilege with
         /// writes the rules allow (the witness's earlier steps): an escalation.
         case escalated(LintWitness, Privilege)
-        /// No candidate the search tried was allowed.
+        /// No request is allowed: none within the solver's bounds (``AccessModel/solved``), or
+        /// none of the candidates the search tried.
         case never
+        /// Neither a witness nor a proof: why (the solver ran out of time, or found requests
+        /// the engine denied).
+        case unknown(String)
 
         package var witness: LintWitness? {
             switch self {
             case .allowed(let w), .escalated(let w, _): w
-            case .never: nil
+            case .never, .unknown: nil
             }
         }
 

@@ -17,6 +17,12 @@ package struct AccessModel: Sendable {
     package var cells: [AccessCell]
     /// How many operations the engine decided to build the model.
     package var decisions: Int
+    /// Whether the cells the search did not allow were asked of the solver (`never` is then a
+    /// proof within ``RulesSolver/SolverBounds``, and `unknown` says what was not shown).
+    package var solved = false
+    /// Satisfiability checks made, and cells left `unknown`.
+    package var solverChecks = 0
+    package var unknownCells = 0
 
     /// The search's bounds: at most this many locations, privileges and claims are modelled.
     package static let maxLocations = 400
@@ -28,9 +34,23 @@ package struct AccessModel: Sendable {
         cells.first { $0.location.path == location && $0.principal == principal && $0.operation == operation }
     }
 
-    /// Builds the model of `rules` (whose checked tree is `tree`).
-    package static func build(rules: Ruleset, tree: RuleNode) -> AccessModel {
-        var builder = AccessModelBuilder(rules: rules, tree: tree)
+    /// Builds the model of `rules` (whose checked tree is `tree`); with `solver`, every cell the
+    /// search does not allow is asked of the solver within its budget.
+    package static func build(rules: Ruleset, tree: RuleNode, solver: SolverBudget? = nil) -> AccessModel {
+        var builder = AccessModelBuilder(rules: rules, tree: tree, solver: solver)
         return builder.build()
+    }
+
+    /// What the solver may spend on one file.
+    package struct SolverBudget: Sendable {
+        /// The time one satisfiability check may take.
+        package var milliseconds: UInt32
+        /// The time all the file's questions may take; cells past it are `unknown`.
+        package var seconds: Double
+
+        package init(milliseconds: UInt32 = 2000, seconds: Double = 20) {
+            self.milliseconds = milliseconds
+            self.seconds = seconds
+        }
     }
 }

@@ -15,10 +15,15 @@ struct AccessModelBuilder {
     private var registrations: [Privilege] = []
     private var uses: [Privilege: [RuleReference]] = [:]
     private var claims: [Claim] = []
+    /// Whether a rule compares the caller's uid or token with a literal.
+    private var namesUsers = false
+    private let budget: AccessModel.SolverBudget?
+    private var solver: AccessSolverCells?
 
-    init(rules: Ruleset, tree: RuleNode) {
+    init(rules: Ruleset, tree: RuleNode, solver: AccessModel.SolverBudget? = nil) {
         runner = AccessRunner(rules: rules, tree: tree)
         self.tree = tree
+        budget = solver
     }
 
     mutating func build() -> AccessModel {
@@ -27,6 +32,10 @@ struct AccessModelBuilder {
         var principals: [AccessPrincipal] = [.anonymous, .stranger, .owner]
         principals += privileges.map { .holder($0) }
         principals += claims.map { .claimant($0) }
+        if let budget {
+            solver = AccessSolverCells(budget: budget, tree: tree, ownerWildcards: ownerWildcards)
+            if namesUsers { principals.append(.named) }
+        }
         var cells: [AccessCell] = []
         for location in locations {
             let world = AccessWorld(location, links: privileges + registrations, ownerWildcards: ownerWildcards)
@@ -39,8 +48,14 @@ struct AccessModelBuilder {
                 cells += row
             }
         }
-        return AccessModel(
+        var model = AccessModel(
             locations: locations, principals: principals, privileges: privileges, uses: uses, cells: cells, decisions: runner.decisions)
+        if let solver {
+            model.solved = true
+            model.solverChecks = solver.checks
+            model.unknownCells = solver.unknown
+        }
+        return model
     }
 
     // MARK: - What the rules speak of
@@ -54,6 +69,7 @@ struct AccessModelBuilder {
                 guard case .expression(let c)? = node.rule(kind)?.body else { continue }
                 visit(c.root) { e in
                     if let name = Self.ownerWildcard(e, c) { ownerWildcards.insert(name) }
+                    if Self.namesUser(e, c) { namesUsers = true }
                     if let claim = Self.claim(e, c), !seenClaims.contains(claim.name), claims.count < AccessModel.maxClaims {
                         seenClaims.insert(claim.name)
                         claims.append(claim)
@@ -89,6 +105,32 @@ struct AccessModelBuilder {
             if case .identifier(let name) = b.kind, case .wildcard? = c.resolution(of: b) { return name }
         }
         return nil
+    }
+
+    /// `auth.uid == 'x'`, `auth.token.email.endsWith('@x.com')`, `auth.token.email_verified == true`:
+    /// a literal compared with something of the caller's.
+    private static func namesUser(_ e: Expression, _ c: CheckedExpression) -> Bool {
+        func ofCaller(_ x: Expression) -> Bool {
+            var x = x
+            while case .member(let o, _, _) = x.kind {
+                if c.resolution(of: o) == .auth { return true }
+                x = o
+            }
+            return false
+        }
+        switch e.kind {
+        case .binary(let op, let l, let r, _) where op.isEquality:
+            for (a, b) in [(l, r), (r, l)] where ofCaller(a) {
+                if case .null? = ConstantFolder.fold(b) { continue }
+                if ConstantFolder.fold(b) != nil { return true }
+            }
+            return false
+        case .call(let callee, _):
+            guard case .member(let receiver, _, _) = callee.kind else { return false }
+            return ofCaller(receiver)
+        default:
+            return false
+        }
     }
 
     /// `auth.token.NAME`, with the constant it is compared with (else `true`).
@@ -238,6 +280,7 @@ struct AccessModelBuilder {
     }
 
     private mutating func decide(_ location: AccessLocation, _ world: AccessWorld, _ principal: AccessPrincipal, _ operation: AccessOperation) -> AccessCell {
+        if case .named = principal, solver != nil { return solver!.decide(location, principal, operation, runner: &runner) }
         let candidates = candidates(location, world, principal, operation)
         for candidate in candidates {
             let (ran, by) = runner.run(candidate)
@@ -258,6 +301,7 @@ struct AccessModelBuilder {
                 }
             }
         }
+        if solver != nil { return solver!.decide(location, principal, operation, runner: &runner) }
         return AccessCell(location: location, principal: principal, operation: operation, verdict: .never, decidedBy: nil)
     }
 

@@ -12,6 +12,9 @@ package enum AccessPrincipal: Hashable, Sendable {
     case owner
     case holder(Privilege)
     case claimant(Claim)
+    /// A signed-in user whose uid or token values the rules compare with literals: the solver
+    /// picks them (uid `admin-1`, an e-mail at a domain, a verified e-mail).
+    case named
 
     /// The uid of the stranger (the attacker).
     package static let strangerUID = WitnessPlanner.attacker
@@ -19,6 +22,8 @@ package enum AccessPrincipal: Hashable, Sendable {
     package static let ownerUID = WitnessPlanner.victim
     /// The uid of a privilege or claim holder.
     package static let holderUID = "carol"
+    /// The uid of a named user until the solver picks one.
+    package static let namedUID = "named"
 
     /// `anonymous`, `stranger`, `owner`, `role:/users/{auth.uid}/role = "admin"`, `claim:admin`.
     package var name: String {
@@ -28,6 +33,7 @@ package enum AccessPrincipal: Hashable, Sendable {
         case .owner: "owner"
         case .holder(let p): "role:" + p.description
         case .claimant(let c): "claim:" + c.name
+        case .named: "named"
         }
     }
 
@@ -39,6 +45,7 @@ package enum AccessPrincipal: Hashable, Sendable {
         case .owner: "the owner"
         case .holder(let p): "a holder of \(p.description)"
         case .claimant(let c): "a user whose token has \(c.name) = \(c.value.json)"
+        case .named: "a user the rules name"
         }
     }
 
@@ -49,6 +56,7 @@ package enum AccessPrincipal: Hashable, Sendable {
         case .stranger: Self.strangerUID
         case .owner: Self.ownerUID
         case .holder, .claimant: Self.holderUID
+        case .named: Self.namedUID
         }
     }
 
@@ -60,13 +68,14 @@ package enum AccessPrincipal: Hashable, Sendable {
         case .owner: .owner(uid: Self.ownerUID)
         case .holder(let p): .holder(uid: Self.holderUID, privilege: p.description)
         case .claimant(let c): .claimant(uid: Self.holderUID, claim: c.name, value: c.value)
+        case .named: .named(uid: Self.namedUID, claims: [:])
         }
     }
 
     /// True for principals whose access comes from something they hold (data or a claim).
     package var isPrivileged: Bool {
         switch self {
-        case .holder, .claimant: true
+        case .holder, .claimant, .named: true
         default: false
         }
     }

@@ -34,9 +34,11 @@ package struct AccessDiff {
     package var loosens: Bool { changes.contains { $0.kind == .newlyAllowed } }
 
     /// Compares two versions.
-    package static func compare(old: (rules: Ruleset, tree: RuleNode), new: (rules: Ruleset, tree: RuleNode)) -> AccessDiff {
-        let oldModel = AccessModel.build(rules: old.rules, tree: old.tree)
-        let newModel = AccessModel.build(rules: new.rules, tree: new.tree)
+    package static func compare(
+        old: (rules: Ruleset, tree: RuleNode), new: (rules: Ruleset, tree: RuleNode), solver: AccessModel.SolverBudget? = nil
+    ) -> AccessDiff {
+        let oldModel = AccessModel.build(rules: old.rules, tree: old.tree, solver: solver)
+        let newModel = AccessModel.build(rules: new.rules, tree: new.tree, solver: solver)
         var changes: [Change] = []
         var seen = Set<String>()
         var runners = [AccessRunner(rules: new.rules, tree: new.tree), AccessRunner(rules: old.rules, tree: old.tree)]

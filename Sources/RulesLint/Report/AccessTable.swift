@@ -1,4 +1,5 @@
 import RulesCompiler
+import RulesSolver
 import RulesSyntax
 
 /// The access model as a table: a row per location and operation, a column per principal, each
@@ -44,12 +45,14 @@ package struct AccessTable {
     package func word(_ cell: AccessCell?) -> String {
         guard let cell else { return "-" }
         switch cell.verdict {
-        case .never: return "no"
+        case .never: return model.solved ? "never" : "no"
+        case .unknown: return "unknown"
         case .escalated: return "escalation"
         case .allowed:
             switch cell.principal {
             case .holder: return "if role"
             case .claimant: return "if claim"
+            case .named: return "if named"
             default: return "yes"
             }
         }
@@ -73,6 +76,7 @@ package struct AccessTable {
             switch p {
             case .holder(let privilege): "\(short(p)): a holder of \(privilege.description)"
             case .claimant(let c): "\(short(p)): a user whose token has \(c.name) = \(c.value.json)"
+            case .named: "named: a signed-in user whose uid or token the rules compare with literals (the witness names them)"
             default: nil
             }
         }
@@ -121,7 +125,10 @@ package struct AccessTable {
                     ("principal", .string(c.principal.name)),
                 ]
                 switch c.verdict {
-                case .never: m.append(("verdict", .string("never")))
+                case .never:
+                    m.append(("verdict", .string("never")))
+                    if model.solved { m.append(("bounds", .string(SolverBounds.text))) }
+                case .unknown(let reason): m += [("verdict", .string("unknown")), ("reason", .string(reason))]
                 case .allowed: m.append(("verdict", .string("allowed")))
                 case .escalated(_, let p): m += [("verdict", .string("escalation")), ("privilege", .string(p.description))]
                 }
@@ -133,11 +140,14 @@ package struct AccessTable {
         return .object([
             ("principals", .array(principals.map { .object([("name", .string($0.name)), ("column", .string(short($0)))]) })),
             ("cells", .array(cells)), ("decisions", .int(model.decisions)),
-        ])
+        ] + (model.solved ? [("solver", .object([("checks", .int(model.solverChecks)), ("unknown", .int(model.unknownCells)), ("bounds", .string(SolverBounds.text))]))] : []))
     }
 
     private var footnote: String {
-        "yes: allowed (a witness the engine ran); no: the bounded search found no allowed request; if role / if claim: allowed to its holders; escalation: a signed-in stranger obtains a privilege with allowed writes, then is allowed. \(model.decisions) decisions."
+        guard !model.solved else {
+            return "yes: allowed (a witness the engine ran); never: no request is allowed within the bounds (\(SolverBounds.text)); unknown: neither shown (\(model.unknownCells) cells); if role / if claim / if named: allowed to those principals; escalation: a signed-in stranger obtains a privilege with allowed writes, then is allowed. \(model.decisions) decisions, \(model.solverChecks) solver checks."
+        }
+        return "yes: allowed (a witness the engine ran); no: the bounded search found no allowed request; if role / if claim: allowed to its holders; escalation: a signed-in stranger obtains a privilege with allowed writes, then is allowed. \(model.decisions) decisions."
     }
 
     private func witnessText() -> String {

@@ -1,0 +1,108 @@
+import RulesCompiler
+
+/// Answers ``AccessQuestion``s with Z3: first a model of the question in ``SolverMode/find``,
+/// read back as a concrete ``SolverWitness`` that the caller replays through the engine (a model
+/// the engine denies is excluded and the solver asked again, a few times); then, when none is
+/// found, the question in ``SolverMode/prove``, whose encoding is never narrower than the rules:
+/// unsatisfiable means no request within ``SolverBounds`` is allowed.
+///
+/// One solver per file: its Z3 context keeps the terms of every question asked.
+package final class AccessSolver {
+    private let smt = SMT()
+    /// The time one satisfiability check may take.
+    package var milliseconds: UInt32
+    /// Models replayed per question before the answer is `unknown`.
+    package var attempts = 3
+    /// Checks made, and checks that ran out of time.
+    package private(set) var checks = 0
+    package private(set) var timeouts = 0
+
+    package init(milliseconds: UInt32 = 2000) {
+        self.milliseconds = milliseconds
+    }
+
+    /// Answers `question`; `replay` runs a witness through the engine and tells whether it was allowed.
+    package func ask(_ question: AccessQuestion, replay: (SolverWitness) -> Bool) -> AccessAnswer {
+        let found = QuestionEncoding(smt: smt, question: question, mode: .find)
+        var constraints = found.constraints
+        var refused = 0
+        for _ in 0..<attempts {
+            checks += 1
+            switch smt.check(constraints, milliseconds: milliseconds) {
+            case .sat(let model):
+                let witness = found.witness(model)
+                if replay(witness) { return .witness(witness) }
+                refused += 1
+                constraints.append(found.excluding(model))
+                continue
+            case .unsat:
+                break
+            case .unknown(let reason):
+                if reason.contains("time") { timeouts += 1 }
+            }
+            break
+        }
+        checks += 1
+        let proof = QuestionEncoding(smt: smt, question: question, mode: .prove)
+        switch smt.check(proof.constraints, milliseconds: milliseconds) {
+        case .unsat:
+            return .never
+        case .sat:
+            return .unknown(
+                refused > 0
+                    ? "the engine denied the \(refused) request\(refused == 1 ? "" : "s") the solver found, and no other was found"
+                    : "the solver found a request only where its encoding is wider than the rules")
+        case .unknown(let reason):
+            if reason.contains("time") { timeouts += 1 }
+            return .unknown(reason)
+        }
+    }
+}
+
+/// The answer to one question.
+package enum AccessAnswer: Sendable {
+    /// A request the engine allowed.
+    case witness(SolverWitness)
+    /// No request within ``SolverBounds`` is allowed.
+    case never
+    /// Neither could be shown, and why.
+    case unknown(String)
+}
+
+/// A concrete request read from a model.
+package struct SolverWitness: Sendable, Hashable {
+    /// The keys of the location's path.
+    package var path: [String]
+    /// The data before (nil: an empty database).
+    package var data: SolverTree?
+    /// The value written by a set.
+    package var value: SolverTree?
+    /// The uid the solver picked (``SolverPrincipal/anyUser(excluded:)``).
+    package var uid: String?
+    /// Token claims the solver picked, by name.
+    package var claims: [String: SolverValue] = [:]
+    /// The query's fields that are not those of a plain read.
+    package var query: [String: SolverValue] = [:]
+}
+
+/// A JSON value read from a model.
+package indirect enum SolverTree: Sendable, Hashable {
+    case leaf(SolverValue)
+    case object([String: SolverTree])
+
+    /// The tree with `leaf` at `keys`.
+    func setting(_ leaf: SolverValue, at keys: ArraySlice<String>) -> SolverTree {
+        guard let first = keys.first else { return .leaf(leaf) }
+        var members: [String: SolverTree] = [:]
+        if case .object(let m) = self { members = m }
+        members[first] = (members[first] ?? .object([:])).setting(leaf, at: keys.dropFirst())
+        return .object(members)
+    }
+
+    /// Empty objects removed (nil when nothing is left).
+    var pruned: SolverTree? {
+        guard case .object(let m) = self else { return self }
+        let kept = m.compactMapValues { $0.pruned }
+        return kept.isEmpty ? nil : .object(kept)
+    }
+}
