@@ -241,9 +241,17 @@ enum RulesBinary {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         try dir.write("database.rules.json", sampleRules)
+        // No firebase.json: the error says so and what to pass instead.
         let nothing = try RulesBinary.run(["check"], directory: dir.url.path)
         #expect(nothing.status == 2)
-        #expect(nothing.error.contains("nothing to check"))
+        #expect(nothing.error.contains("nothing to check: there is no firebase.json here"))
+        #expect(nothing.error.contains("`rules check database.rules.json`"))
+        #expect(!nothing.error.contains("names no database rules"))
+        // A firebase.json without database rules keeps its own message.
+        try dir.write("firebase.json", #"{"hosting": {"public": "public"}}"#)
+        let noRules = try RulesBinary.run(["check"], directory: dir.url.path)
+        #expect(noRules.status == 2)
+        #expect(noRules.error.contains("./firebase.json names no database rules file"))
         try dir.write("firebase.json", #"{"database": {"rules": "database.rules.json"}}"#)
         let found = try RulesBinary.run(["check", "--color", "never"], directory: dir.url.path)
         #expect(found.status == 1)
