@@ -132,6 +132,10 @@ package struct CheckCommand: ParsableCommand {
             switch FirebaseJSON.rulesFile(in: ".") {
             case .found(let file): return [file]
             case .invalid(let why): Self.fail("error: \(why)")
+            case .missing:
+                Self.fail(
+                    "error: nothing to check: there is no firebase.json here; name the rules file or a directory to search, "
+                        + "e.g. `rules check database.rules.json` or `rules check .` (or - for standard input)")
             case .absent:
                 Self.fail("error: nothing to check: give rules files or directories (or - for standard input); ./firebase.json names no database rules file")
             }

@@ -10,8 +10,8 @@ package struct DiagnosticReporter: Sendable {
     package static let version = RulesTool.version
 
     package let terminal: Terminal
-    /// The directory SARIF names files relative to (`%SRCROOT%`); nil: the working directory's
-    /// repository root of the first file, as ``SourceRoot/find(explicit:configurationDirectory:files:workingDirectory:)``.
+    /// The directory SARIF (`%SRCROOT%`) and the GitHub annotations name files relative to; nil:
+    /// the repository root of the first file, as ``SourceRoot/find(explicit:configurationDirectory:files:workingDirectory:)``.
     package let sourceRoot: SourceRoot?
     /// The base of each code's documentation address (SARIF's `helpUri`).
     package let documentationBase: String
@@ -274,7 +274,7 @@ package struct DiagnosticReporter: Sendable {
                 ("properties", Self.ruleProperties(entry.code)),
             ])
         }
-        let root = sourceRoot ?? SourceRoot.find(explicit: nil, configurationDirectory: nil, files: files.map(\.path))
+        let root = self.root(of: files)
         var fingerprints = FingerprintCounter()
         var results: [JSONText] = []
         for f in files {
@@ -325,6 +325,11 @@ package struct DiagnosticReporter: Sendable {
                 ("results", .array(results)),
             ])])),
         ])
+    }
+
+    /// The directory the reports that name files relative to a root (SARIF, GitHub) use: see ``sourceRoot``.
+    func root(of files: [FileDiagnostics]) -> SourceRoot {
+        sourceRoot ?? SourceRoot.find(explicit: nil, configurationDirectory: nil, files: files.map(\.path))
     }
 
     /// The name of the source root in SARIF (`originalUriBaseIds`, `uriBaseId`).
@@ -438,19 +443,24 @@ package struct DiagnosticReporter: Sendable {
 
     // MARK: - GitHub
 
-    /// `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=code::message` lines.
+    /// `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=code::message` lines. GitHub places
+    /// an annotation by its path in the repository, so files are named relative to the root SARIF
+    /// uses (``root(of:)``), whichever directory `rules check` runs in; a file outside it keeps the
+    /// path it was given.
     package func github(_ files: [FileDiagnostics]) -> String {
+        let root = self.root(of: files)
         var out = ""
         for f in files {
+            let path = root.relative(f.path) ?? f.path
             if let e = f.readError {
-                out += "::error file=\(Self.property(f.path)),title=\(DiagnosticCode.unreadableFile)::\(Self.data(e))\n"
+                out += "::error file=\(Self.property(path)),title=\(DiagnosticCode.unreadableFile)::\(Self.data(e))\n"
                 continue
             }
             guard let file = f.file else { continue }
             for d in f.diagnostics {
                 let (s, e) = Self.span(d, in: file)
                 let command = d.severity == .error ? "error" : d.severity == .warning ? "warning" : "notice"
-                out += "::\(command) file=\(Self.property(f.path)),line=\(s.line),col=\(s.column),endLine=\(e.line),endColumn=\(e.column),title=\(Self.property(d.code.rawValue))::\(Self.data(d.message))\n"
+                out += "::\(command) file=\(Self.property(path)),line=\(s.line),col=\(s.column),endLine=\(e.line),endColumn=\(e.column),title=\(Self.property(d.code.rawValue))::\(Self.data(d.message))\n"
             }
         }
         return out

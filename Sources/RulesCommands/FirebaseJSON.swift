@@ -6,7 +6,9 @@ enum FirebaseJSON {
     enum Lookup: Equatable {
         /// The rules file, relative to the current directory.
         case found(String)
-        /// There is no firebase.json, or it names no database rules.
+        /// There is no firebase.json in the directory.
+        case missing
+        /// firebase.json names no database rules.
         case absent
         /// firebase.json cannot be used; the message says why.
         case invalid(String)
@@ -17,7 +19,7 @@ enum FirebaseJSON {
     /// entry is used.
     static func rulesFile(in directory: String) -> Lookup {
         let path = (directory as NSString).appendingPathComponent("firebase.json")
-        guard let data = FileManager.default.contents(atPath: path) else { return .absent }
+        guard let data = FileManager.default.contents(atPath: path) else { return .missing }
         let result = RelaxedJSONReader.read(SourceFile(path: "firebase.json", bytes: [UInt8](data)))
         guard let root = result.root, let members = root.members else {
             return .invalid("firebase.json is not a JSON object")

@@ -132,7 +132,7 @@ package struct ServeCommand: AsyncParsableCommand {
             switch FirebaseJSON.rulesFile(in: FileManager.default.currentDirectoryPath) {
             case .found(let path): configuration.rulesFile = path
             case .invalid(let message): Self.fail(message)
-            case .absent:
+            case .missing, .absent:
                 warning = "warning: no rules file given and no database.rules in ./firebase.json: every read and write is allowed."
             }
         }

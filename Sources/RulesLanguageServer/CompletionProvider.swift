@@ -130,17 +130,11 @@ package enum CompletionProvider {
     private static func members(of chain: ExpressionChain, rulePath: [String]) -> [(String, CompletionItem.Kind, String)] {
         switch kind(of: chain) {
         case .auth:
-            return [
-                ("uid", .field, "string: the user's id"), ("provider", .field, "string: the sign-in method"),
-                ("token", .field, "the ID token's claims"),
-            ]
+            return AuthField.members(of: []).map { ($0.name, .field, $0.detail) }
         case .token:
-            return [
-                ("email", .field, "string"), ("email_verified", .field, "boolean"), ("phone_number", .field, "string"),
-                ("name", .field, "string"), ("sub", .field, "string: the uid"), ("firebase", .field, "identities, sign_in_provider"),
-            ]
+            return AuthField.members(of: ["token"]).map { ($0.name, .field, $0.detail) }
         case .firebase:
-            return [("identities", .field, "the user's linked identities"), ("sign_in_provider", .field, "string")]
+            return AuthField.members(of: ["token", "firebase"]).map { ($0.name, .field, $0.detail) }
         case .snapshot:
             return Method.allCases.filter(\.isSnapshotMethod).map { ($0.name, .method, signature($0)) }
         case .string:

@@ -38,16 +38,52 @@ package enum HoverProvider {
         if chain.count >= 2, case .call(let callee, _) = chain[chain.count - 2].kind, callee === e { e = chain[chain.count - 2] }
         let range = checked.fileRange(of: e)
         let text = checked.source.text.utf8Slice(e.range)
-        var lines = ["```\n\(text): \(checked.type(of: e))\n```"]
+        var lines = ["```\n\(text): \(valueType(of: e, in: checked))\n```"]
         if let note = meaning(checked.resolution(of: e), node: node) { lines.append(note) }
         return (lines.joined(separator: "\n\n"), range)
+    }
+
+    /// The type of a sub-expression as hover shows it: the checker's static type, with what the
+    /// checker leaves dynamic said plainly: what is reached from `auth` has the type of its field
+    /// (``AuthField``), a primitive known at run time names the types it may have.
+    private static func valueType(of e: Expression, in checked: CheckedExpression) -> String {
+        let type = checked.type(of: e)
+        if type == .dynamicMap {
+            guard let path = authPath(of: e, in: checked) else { return "any JSON value (known at run time)" }
+            return AuthField.valueType(at: path)
+        }
+        return describe(type)
+    }
+
+    private static func describe(_ type: StaticType) -> String {
+        switch type {
+        case .dynamicPrimitive: "string, number, boolean or null (known at run time)"
+        case .dynamicMap: "any JSON value (known at run time)"
+        default: type.description
+        }
+    }
+
+    /// The field names from `auth` down to `e` (`auth.token.email`: `["token", "email"]`), nil
+    /// when an index is computed.
+    private static func authPath(of e: Expression, in checked: CheckedExpression) -> [String]? {
+        switch e.kind {
+        case .identifier where checked.resolution(of: e) == .auth:
+            return []
+        case .member(let object, let name, _):
+            return authPath(of: object, in: checked).map { $0 + [name] }
+        case .index(let object, let index):
+            guard case .string(let name) = index.kind else { return nil }
+            return authPath(of: object, in: checked).map { $0 + [name] }
+        default:
+            return nil
+        }
     }
 
     /// What a resolved name means at this node.
     private static func meaning(_ resolution: Resolution?, node: RuleNode) -> String? {
         let path = node.pathDescription
         switch resolution {
-        case .auth?: return "`auth`: the signed-in user's token (`uid`, `provider`, `token`), or `null` when signed out."
+        case .auth?: return "`auth`: the signed-in user's auth object (`uid`, `provider`, `token`), or `null` when signed out."
         case .data?: return "`data`: the data at `\(path)` before the operation."
         case .newData?: return "`newData`: the data at `\(path)` as it would be after the write."
         case .root?: return "`root`: the database's root before the operation."
@@ -59,7 +95,7 @@ package enum HoverProvider {
             let segment = wildcards[slot]
             return "`\(name)`: the key at segment \(segment + 1) of `\(path)`, " + bound(name, node: node, segment: segment)
         case .call(let m)?, .method(let m)?:
-            return "`\(m.name)()` → \(m.resultType)"
+            return "`\(m.name)()` → \(describe(m.resultType))"
         default: return nil
         }
     }

@@ -2,7 +2,8 @@
 (inputs and step outputs substituted into their env, GITHUB_OUTPUT and GITHUB_PATH files), with
 the release archive served from a file:// URL in place of the project's releases. The install
 step unpacks and checks the archive, the check step writes the SARIF report and keeps the exit
-status, and the last step fails the job exactly when `rules check` failed. The upload step (a
+status, and the last step fails the job exactly when `rules check` failed; empty `paths` and `args`
+work, and an archive whose checksum does not match or cannot be fetched is refused. The upload step (a
 `uses:` of github/codeql-action/upload-sarif) is only checked to be there."""
 import json
 import os
@@ -99,3 +100,39 @@ def test_the_action_refuses_an_archive_that_does_not_match_its_checksum(tmp_path
     workspace.mkdir()
     outputs, status, log = run_action(tmp_path, {"version": "0.0.0-test", "archive-url": f"file://{archive}"}, workspace)
     assert status != 0 and "does not match" in log, log
+
+
+def test_the_action_runs_with_empty_paths_and_args(tmp_path, release_rules):
+    # Empty inputs (the defaults): `rules check` finds the rules file through firebase.json.
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "firebase.json").write_text('{"database": {"rules": "database.rules.json"}}\n')
+    (workspace / "database.rules.json").write_text(BAD_RULES)
+    inputs = {"version": "0.0.0-test", "archive-url": "file://" + release_rules["archive"], "paths": "", "args": ""}
+    outputs, status, log = run_action(tmp_path, inputs, workspace)
+    assert status == 1, log
+    assert "unbound variable" not in log, log
+    assert outputs["check"]["exit-code"] == "1", log
+    assert "::error file=database.rules.json" in log, log
+
+
+def test_the_action_expands_its_arrays_so_that_empty_ones_work_under_set_u_in_older_bash():
+    # Before bash 4.4, "${a[@]}" of an empty array is an unbound variable under `set -u`; the
+    # bash here is newer, so the guard ${a[@]+"${a[@]}"} is checked on every expansion instead.
+    for step in load_action()["runs"]["steps"]:
+        script = "\n".join(line for line in step.get("run", "").splitlines() if not line.lstrip().startswith("#"))
+        for match in re.finditer(r'"\$\{(\w+)\[@\]\}"', script):
+            name = match.group(1)
+            guard = "${" + name + "[@]+"
+            assert script[:match.start()].endswith(guard), f"unguarded array expansion of {name}: {script}"
+
+
+def test_the_action_refuses_an_archive_without_its_checksum(tmp_path, release_rules):
+    archive = tmp_path / os.path.basename(release_rules["archive"])
+    archive.write_bytes(open(release_rules["archive"], "rb").read())
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    outputs, status, log = run_action(tmp_path, {"version": "0.0.0-test", "archive-url": f"file://{archive}"}, workspace)
+    assert status != 0, log
+    assert f"::error::cannot download the checksum file://{archive}.sha256" in log, log
+    assert "rules" not in outputs.get("install", {}), outputs

@@ -1,8 +1,9 @@
 """The pre-commit hooks of .pre-commit-hooks.yaml as a project uses them: a sample git repository
 whose .pre-commit-config.yaml names this repository (a clone of it at HEAD, with the working copy's
-.pre-commit-hooks.yaml) and the hooks rules-check and rules-test. `pre-commit run --all-files`
-fails on a rules file with an error, printing the diagnostic, and passes once the file is fixed.
-The hooks run the `rules` on PATH: here the build under test ($RULES_BINARY)."""
+.pre-commit-hooks.yaml and its entry script) and the hooks rules-check and rules-test.
+`pre-commit run --all-files` fails on a rules file with an error, printing the diagnostic, and
+passes once the file is fixed. The hooks run the `rules` on PATH: here the build under test
+($RULES_BINARY); without one they say how to install it."""
 import os
 import shutil
 import subprocess
@@ -48,16 +49,21 @@ def git(cwd, *arguments):
     return result.stdout.strip()
 
 
-def test_pre_commit_run_fails_on_a_bad_rules_file_and_passes_once_it_is_fixed(tmp_path):
-    # The hook repository: this repository at HEAD, with the hooks file as it is in the working copy.
+HOOK_FILES = [".pre-commit-hooks.yaml", "Scripts/pre-commit-rules.sh"]
+
+
+def make_project(tmp_path):
+    """The hook repository (this repository at HEAD, with the hooks file and the hooks' entry
+    script as they are in the working copy) and a project that uses it; returns the project."""
     hooks = tmp_path / "hooks"
     git(tmp_path, "clone", "--quiet", "--depth", "1", f"file://{REPO}", str(hooks))
-    shutil.copy(os.path.join(REPO, ".pre-commit-hooks.yaml"), hooks / ".pre-commit-hooks.yaml")
+    for name in HOOK_FILES:
+        shutil.copy(os.path.join(REPO, name), hooks / name)  # the mode too: the script stays executable
+    git(hooks, "add", *HOOK_FILES)
     if git(hooks, "status", "--porcelain"):
-        git(hooks, "commit", "--quiet", "-am", "the working copy's hooks")
+        git(hooks, "commit", "--quiet", "-m", "the working copy's hooks")
     rev = git(hooks, "rev-parse", "HEAD")
 
-    # The project that uses them.
     app = tmp_path / "app"
     app.mkdir()
     git(app, "init", "--quiet")
@@ -66,19 +72,25 @@ def test_pre_commit_run_fails_on_a_bad_rules_file_and_passes_once_it_is_fixed(tm
     (app / "database.rules.json").write_text(BAD_RULES)
     (app / "rules.test.yaml").write_text(SPEC)
     git(app, "add", ".")
+    return app
 
-    # The hooks find `rules` on PATH (language: system).
+
+def pre_commit_run(app, env):
+    return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
+                          cwd=app, capture_output=True, text=True, timeout=300, env=env)
+
+
+def test_pre_commit_run_fails_on_a_bad_rules_file_and_passes_once_it_is_fixed(tmp_path):
+    app = make_project(tmp_path)
+
+    # The hooks find `rules` on PATH.
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     os.symlink(os.path.abspath(BINARY), bin_dir / "rules")
     env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}", PRE_COMMIT_HOME=str(tmp_path / "pre-commit-cache"),
                PRE_COMMIT_COLOR="never", GIT_CONFIG_NOSYSTEM="1")
 
-    def pre_commit_run():
-        return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files", "--color", "never"],
-                              cwd=app, capture_output=True, text=True, timeout=300, env=env)
-
-    failed = pre_commit_run()
+    failed = pre_commit_run(app, env)
     output = failed.stdout + failed.stderr
     assert failed.returncode == 1, output
     assert "rules check" in output and "Failed" in output, output
@@ -86,8 +98,22 @@ def test_pre_commit_run_fails_on_a_bad_rules_file_and_passes_once_it_is_fixed(tm
 
     (app / "database.rules.json").write_text(GOOD_RULES)
     git(app, "add", ".")
-    passed = pre_commit_run()
+    passed = pre_commit_run(app, env)
     output = passed.stdout + passed.stderr
     assert passed.returncode == 0, output
     assert "Failed" not in output
     assert output.count("Passed") == 2, output
+
+
+def test_without_rules_on_path_the_hooks_say_how_to_install_it(tmp_path):
+    app = make_project(tmp_path)
+    # PATH without any directory that holds a `rules`.
+    path = os.pathsep.join(d for d in os.environ["PATH"].split(os.pathsep) if not os.access(os.path.join(d, "rules"), os.X_OK))
+    env = dict(os.environ, PATH=path, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-cache"), PRE_COMMIT_COLOR="never",
+               GIT_CONFIG_NOSYSTEM="1")
+    failed = pre_commit_run(app, env)
+    output = failed.stdout + failed.stderr
+    assert failed.returncode == 1, output
+    assert "Executable `rules` not found" not in output, output
+    assert output.count("rules is not on PATH: install it from a release archive") == 2, output
+    assert "swift build -c release" in output, output

@@ -236,14 +236,49 @@ enum RulesBinary {
         #expect(badReport.status == 64)
     }
 
+    /// GitHub places an annotation by the file's path in the repository: from a subdirectory the
+    /// annotations name the file relative to the repository's root, as the SARIF report does.
+    @Test(RulesBinary.required)
+    func binaryGithubAnnotationsNameFilesFromTheRepositoryRoot() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.file("repo/.git").path, withIntermediateDirectories: true)
+        try dir.write("repo/app/database.rules.json", sampleRules)
+        let app = dir.file("repo/app").path
+        let sarifPath = dir.file("out.sarif").path
+        let run = try RulesBinary.run(
+            ["check", "database.rules.json", "--format", "github", "--report", "sarif=\(sarifPath)"], directory: app)
+        #expect(run.status == 1)
+        #expect(run.output.hasPrefix("::error file=app/database.rules.json,line=3,col=31,"), "\(run.output)")
+        let sarif = try parseJSON(String(contentsOfFile: sarifPath, encoding: .utf8))
+        let result = try #require(((sarif["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])?.first)
+        let location = (result["locations"] as? [[String: Any]])?.first?["physicalLocation"] as? [String: Any]
+        #expect((location?["artifactLocation"] as? [String: Any])?["uri"] as? String == "app/database.rules.json")
+        // --source-root chooses the root for both.
+        let chosen = try RulesBinary.run(["check", "database.rules.json", "--format", "github", "--source-root", "."], directory: app)
+        #expect(chosen.output.hasPrefix("::error file=database.rules.json,line=3,"), "\(chosen.output)")
+        // A file outside the root keeps the path it was given.
+        let outside = try RulesBinary.run(["check", "app/database.rules.json", "--format", "github", "--source-root", "app/nested"],
+                                          directory: dir.file("repo").path)
+        #expect(outside.output.hasPrefix("::error file=app/database.rules.json,line=3,"), "\(outside.output)")
+    }
+
     @Test(RulesBinary.required)
     func binaryChecksTheRulesOfFirebaseJSONWhenGivenNoPath() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         try dir.write("database.rules.json", sampleRules)
+        // No firebase.json: the error says so and what to pass instead.
         let nothing = try RulesBinary.run(["check"], directory: dir.url.path)
         #expect(nothing.status == 2)
-        #expect(nothing.error.contains("nothing to check"))
+        #expect(nothing.error.contains("nothing to check: there is no firebase.json here"))
+        #expect(nothing.error.contains("`rules check database.rules.json`"))
+        #expect(!nothing.error.contains("names no database rules"))
+        // A firebase.json without database rules keeps its own message.
+        try dir.write("firebase.json", #"{"hosting": {"public": "public"}}"#)
+        let noRules = try RulesBinary.run(["check"], directory: dir.url.path)
+        #expect(noRules.status == 2)
+        #expect(noRules.error.contains("./firebase.json names no database rules file"))
         try dir.write("firebase.json", #"{"database": {"rules": "database.rules.json"}}"#)
         let found = try RulesBinary.run(["check", "--color", "never"], directory: dir.url.path)
         #expect(found.status == 1)
