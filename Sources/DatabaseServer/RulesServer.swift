@@ -126,12 +126,13 @@ package final class RulesServer: Sendable {
             return logger
         }()
         let limits = configuration.limits
+        let hosts = HostPolicy(allowedNames: configuration.allowedHosts)
         let responder = EdgeResponder(
-            inner: RESTResponder(registry: registry, log: log, limits: limits, bodies: bodies, pending: pending),
+            inner: RESTResponder(registry: registry, log: log, limits: limits, bodies: bodies, pending: pending, hosts: hosts),
             longPoll: LongPollResponder(
                 registry: registry, log: log, limits: limits, explainDenials: configuration.explainDenials, sessions: longPolls, counter: sessionNumbers,
-                pending: pending),
-            hosts: HostPolicy(allowedNames: configuration.allowedHosts))
+                pending: pending, hosts: hosts),
+            hosts: hosts)
         let ports = AsyncStream<Int>.makeStream()
         let connectionLimit = Self.connectionLimit(limits.maxConnections, console: console)
         let table = ConnectionTable(limit: connectionLimit, perClient: limits.maxLongLivedPerClient)
@@ -270,8 +271,7 @@ package final class RulesServer: Sendable {
                 channel.triggerUserOutboundEvent(ConnectionActivity.answerAndClose(answer), promise: nil)
                 return .dontUpgrade
             }
-            let browser = RequestOrigin(
-                origin: request.headerFields[.origin], fetchSite: request.headerFields[RequestOrigin.secFetchSite], authority: request.authority)
+            let browser = RequestOrigin(headers: request.headerFields, authority: request.authority, hosts: hosts)
             let parsed = try? RequestTarget(target)
             guard let name = try? registry.name(parsed?.parameter("ns")) else { return .dontUpgrade }
             let host = request.authority ?? "127.0.0.1"

@@ -24,6 +24,8 @@ struct LongPollResponder: Sendable {
     let counter: SessionCounter
     /// The bytes waiting for every slow reader together.
     var pending: QueueBudget.Shared? = nil
+    /// The host names the server answers (the operator's: tools may be the administrator there).
+    var hosts = HostPolicy()
 
     func respond(to request: Request) async -> Response {
         guard request.method == .get || request.method == .head else {
@@ -70,7 +72,7 @@ struct LongPollResponder: Sendable {
         }
         let host = request.head.authority ?? "127.0.0.1"
         let number = counter.next()
-        let origin = Self.origin(of: request)
+        let origin = Self.origin(of: request, hosts: hosts)
         let wire = WireSession(
             namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host,
             session: "rules-serve-\(number)-\(LongPollSessions.randomPassword().prefix(12))", explainDenials: explainDenials, transport: .lp,
@@ -95,13 +97,15 @@ struct LongPollResponder: Sendable {
     /// the page's origin is in its `Referer` (browsers send at least the origin by default), so
     /// a page on this machine may use `owner`, and one elsewhere (or one that sends no
     /// referrer, cross-site) may not.
-    static func origin(of request: Request) -> RequestOrigin {
+    static func origin(of request: Request, hosts: HostPolicy) -> RequestOrigin {
         var origin = request.headers[.origin]
         if origin == nil, let referer = request.headers[.referer], let url = URL(string: referer), let scheme = url.scheme, let host = url.host {
             let authority = host.contains(":") ? "[\(host)]" : host
             origin = "\(scheme)://\(authority)" + (url.port.map { ":\($0)" } ?? "")
         }
-        return RequestOrigin(origin: origin, fetchSite: request.headers[RequestOrigin.secFetchSite], authority: request.head.authority)
+        var context = RequestOrigin(request, hosts: hosts)
+        context.origin = origin
+        return context
     }
 
     /// Unusable data in a poll.
