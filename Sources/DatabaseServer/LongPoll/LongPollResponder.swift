@@ -26,6 +26,8 @@ struct LongPollResponder: Sendable {
     var pending: QueueBudget.Shared? = nil
     /// The host names the server answers (the operator's: tools may be the administrator there).
     var hosts = HostPolicy()
+    /// The server-wide totals of query listens (nil: the session's own).
+    var totals: WireTotals? = nil
 
     func respond(to request: Request) async -> Response {
         guard request.method == .get || request.method == .head else {
@@ -76,7 +78,7 @@ struct LongPollResponder: Sendable {
         let wire = WireSession(
             namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host,
             session: "rules-serve-\(number)-\(LongPollSessions.randomPassword().prefix(12))", explainDenials: explainDenials, transport: .lp,
-            origin: origin, pending: pending)
+            origin: origin, pending: pending, totals: totals)
         let session: LongPollSession
         do {
             session = try sessions.open(wire: wire, callback: callback, client: origin.client)
