@@ -29,7 +29,7 @@ package final class RulesServer: Sendable {
     package let bodies: BodyBudget
     /// The bytes waiting for every slow reader together.
     let pending: QueueBudget.Shared
-    /// The bytes of query listens every realtime session holds.
+    /// The bytes of query listens and of onDisconnect operations every realtime session holds.
     let wireTotals: WireTotals
     /// Where the server's notices and its request log go (``ServerConfiguration/console``).
     let console: ServerConsole

@@ -118,12 +118,45 @@ import Testing
         #expect(totals.listenQueries.inUse == 0)
     }
 
+    /// The onDisconnect operations of every connection share one total of bytes, given back when
+    /// they are cancelled, or run when their connection closes.
+    @Test func onDisconnectBytesAreBoundedInTotal() async throws {
+        var limits = ServerLimits()
+        limits.maxOnDisconnectBytes = 1000
+        limits.maxOnDisconnectBytesTotal = 300
+        let totals = WireTotals(limits)
+        var (a, aReplies) = Self.session(limits, totals: totals)
+        var (b, bReplies) = Self.session(limits, totals: totals)
+        var (c, cReplies) = Self.session(limits, totals: totals)
+        // Each message is 150 bytes: {"t":"d","d":{"r":1,"a":"o","b":{"p":"/x","d":"…"}}}.
+        let value = #"""# + String(repeating: "v", count: 99) + #"""#
+        #expect(try await Self.request(a, &aReplies, 1, "o", #"{"p":"/a","d":\#(value)}"#).status == "ok")
+        #expect(try await Self.request(b, &bReplies, 1, "o", #"{"p":"/b","d":\#(value)}"#).status == "ok")
+        #expect(totals.onDisconnect.inUse == 300)
+        let refused = try await Self.request(c, &cReplies, 1, "o", #"{"p":"/c","d":\#(value)}"#)
+        #expect(refused.status == "unavailable")
+        #expect(refused.data.contains("The onDisconnect operations of every connection would hold more than 300 bytes"))
+        // A cancel gives the bytes back to the server.
+        #expect(try await Self.request(a, &aReplies, 2, "oc", #"{"p":"/a"}"#).status == "ok")
+        #expect(totals.onDisconnect.inUse == 150)
+        #expect(try await Self.request(c, &cReplies, 2, "o", #"{"p":"/c","d":\#(value)}"#).status == "ok")
+        #expect(totals.onDisconnect.inUse == 300)
+        // A connection that closes runs its operations and lets their bytes go.
+        await b.disconnected()
+        #expect(totals.onDisconnect.inUse == 150)
+        await c.disconnected()
+        await a.disconnected()
+        #expect(totals.onDisconnect.inUse == 0)
+    }
+
     @Test func theServerWideBudgetsAreSetByName() throws {
         var limits = ServerLimits()
         try limits.set("max-listen-query-bytes=1_000")
         try limits.set("max-listen-query-bytes-total=2000")
+        try limits.set("max-on-disconnect-bytes-total=3000")
         #expect(limits.maxListenQueryBytes == 1000)
         #expect(limits.maxListenQueryBytesTotal == 2000)
+        #expect(limits.maxOnDisconnectBytesTotal == 3000)
     }
 
     @Test func aTokenOverTheLimitIsRefusedOnTheWire() async throws {

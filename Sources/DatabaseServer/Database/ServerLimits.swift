@@ -63,6 +63,10 @@ package struct ServerLimits: Sendable, Hashable {
     /// Bytes of the values of the onDisconnect operations one realtime connection may have
     /// queued (their message sizes, counted together); one beyond it is refused.
     package var maxOnDisconnectBytes: Int = 16 * 1024 * 1024
+    /// Bytes of the onDisconnect operations every realtime connection has queued, together; one
+    /// beyond it is refused. Given back when the operations run, are cancelled (`oc`), or their
+    /// connection closes.
+    package var maxOnDisconnectBytesTotal: Int = 256 * 1024 * 1024
     /// Bytes of the queries (`q`: bounds and names, as sent) of the listens one realtime
     /// connection holds; a listen beyond it is refused with an error answer.
     package var maxListenQueryBytes: Int = 16 * 1024 * 1024
@@ -99,6 +103,7 @@ package struct ServerLimits: Sendable, Hashable {
         ("max-listens-per-connection", .int(\.maxListensPerConnection)),
         ("max-on-disconnect-operations", .int(\.maxOnDisconnectOperations)),
         ("max-on-disconnect-bytes", .int(\.maxOnDisconnectBytes)),
+        ("max-on-disconnect-bytes-total", .int(\.maxOnDisconnectBytesTotal)),
         ("max-listen-query-bytes", .int(\.maxListenQueryBytes)),
         ("max-listen-query-bytes-total", .int(\.maxListenQueryBytesTotal)),
         ("max-long-poll-sessions", .int(\.maxLongPollSessions)),

@@ -26,7 +26,7 @@ struct LongPollResponder: Sendable {
     var pending: QueueBudget.Shared? = nil
     /// The host names the server answers (the operator's: tools may be the administrator there).
     var hosts = HostPolicy()
-    /// The server-wide totals of query listens (nil: the session's own).
+    /// The server-wide totals of query listens and onDisconnect bytes (nil: the session's own).
     var totals: WireTotals? = nil
 
     func respond(to request: Request) async -> Response {

@@ -1,9 +1,10 @@
 import Synchronization
 
 /// Bytes of one kind that every realtime session holds together, against a server-wide total
-/// (the bounds and names of query listens, ``ServerLimits/maxListenQueryBytesTotal``).
+/// (the bounds and names of query listens, ``ServerLimits/maxListenQueryBytesTotal``; the
+/// messages of queued onDisconnect operations, ``ServerLimits/maxOnDisconnectBytesTotal``).
 /// A session reserves what it is about to keep, and gives it back when it lets it go: on an
-/// unlisten, when the connection closes.
+/// unlisten or a cancel, when the operations run, when the connection closes.
 package final class ByteTotal: Sendable {
     /// The bytes all sessions may hold together.
     package let total: Int

@@ -51,7 +51,7 @@ final class WireSession: Sendable {
     private let explainDenials: Bool
     /// Where the connection comes from (the administrator is refused to other sites' pages).
     private let origin: RequestOrigin
-    /// The server-wide total of query bytes this session takes from.
+    /// The server-wide totals of query bytes and onDisconnect bytes this session takes from.
     private let totals: WireTotals
     /// Why the server ends the session, once it does.
     let closeReason = WireCloseReason()
@@ -276,8 +276,18 @@ final class WireSession: Sendable {
                 throw WireFailure.server(ServerError(
                     .overloaded, "The onDisconnect operations of this connection would hold \(onDisconnectBytes + bytes) bytes: the limit is \(limits.maxOnDisconnectBytes) (rules serve --limit max-on-disconnect-bytes=N)."))
             }
+            guard totals.onDisconnect.reserve(bytes) else {
+                throw WireFailure.server(ServerError(
+                    .overloaded,
+                    "The onDisconnect operations of every connection would hold more than \(totals.onDisconnect.total) bytes, the server's limit (rules serve --limit max-on-disconnect-bytes-total=N); this one of \(bytes) bytes is refused."))
+            }
             let identity = identity, namespace = namespace
-            try await serverCall({ () async throws(ServerError) in try await namespace.check(operation, as: identity, now: now) })
+            do {
+                try await serverCall({ () async throws(ServerError) in try await namespace.check(operation, as: identity, now: now) })
+            } catch {
+                totals.onDisconnect.release(bytes)
+                throw error
+            }
             state.withLock { state in
                 state.onDisconnect.append((operation, path, bytes))
                 state.onDisconnectBytes += bytes
@@ -285,7 +295,7 @@ final class WireSession: Sendable {
             return "{}"
         case "oc":
             let path = try path(message)
-            state.withLock { state in
+            let freed = state.withLock { state in
                 var freed = 0
                 state.onDisconnect.removeAll { entry in
                     guard path.isPrefix(of: entry.path) else { return false }
@@ -293,7 +303,9 @@ final class WireSession: Sendable {
                     return true
                 }
                 state.onDisconnectBytes -= freed
+                return freed
             }
+            totals.onDisconnect.release(freed)
             return "{}"
         case "g":
             let path = try path(message)
@@ -432,6 +444,8 @@ final class WireSession: Sendable {
                 let namespace = try writable()
                 return try await namespace.write(entry.operation, as: identity, now: now, capture: capture)
             }
+            // Run (or refused): its message is let go.
+            totals.onDisconnect.release(entry.bytes)
         }
     }
 
