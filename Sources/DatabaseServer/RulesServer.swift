@@ -29,6 +29,8 @@ package final class RulesServer: Sendable {
     package let bodies: BodyBudget
     /// The bytes waiting for every slow reader together.
     let pending: QueueBudget.Shared
+    /// The bytes of query listens and of onDisconnect operations every realtime session holds.
+    let wireTotals: WireTotals
     /// Where the server's notices and its request log go (``ServerConfiguration/console``).
     let console: ServerConsole
     /// The long-polling sessions open.
@@ -68,6 +70,7 @@ package final class RulesServer: Sendable {
         bodies = BodyBudget(total: max(configuration.limits.maxBodyBytesInFlight, configuration.limits.maxBodyBytes))
         longPolls = LongPollSessions(limits: configuration.limits, console: console, bodies: bodies)
         pending = QueueBudget.Shared(total: configuration.limits.maxQueuedBytesTotal)
+        wireTotals = WireTotals(configuration.limits)
     }
 
     /// Loads an emulator export (`DIR/database_export/<namespace>.json`) into the namespaces,
@@ -126,12 +129,13 @@ package final class RulesServer: Sendable {
             return logger
         }()
         let limits = configuration.limits
+        let hosts = HostPolicy(allowedNames: configuration.allowedHosts)
         let responder = EdgeResponder(
-            inner: RESTResponder(registry: registry, log: log, limits: limits, bodies: bodies, pending: pending),
+            inner: RESTResponder(registry: registry, log: log, limits: limits, bodies: bodies, pending: pending, hosts: hosts),
             longPoll: LongPollResponder(
                 registry: registry, log: log, limits: limits, explainDenials: configuration.explainDenials, sessions: longPolls, counter: sessionNumbers,
-                pending: pending),
-            hosts: HostPolicy(allowedNames: configuration.allowedHosts))
+                pending: pending, hosts: hosts, totals: wireTotals),
+            hosts: hosts)
         let ports = AsyncStream<Int>.makeStream()
         let connectionLimit = Self.connectionLimit(limits.maxConnections, console: console)
         let table = ConnectionTable(limit: connectionLimit, perClient: limits.maxLongLivedPerClient)
@@ -254,7 +258,7 @@ package final class RulesServer: Sendable {
     /// served, so `auth` with `owner` from another site's page is refused.
     private func httpServer(table: ConnectionTable) -> HTTPServerBuilder {
         let registry = registry, log = log, limits = configuration.limits, explain = configuration.explainDenials
-        let sessions = sessionNumbers, longPolls = longPolls, bodies = bodies, pending = pending
+        let sessions = sessionNumbers, longPolls = longPolls, bodies = bodies, pending = pending, totals = wireTotals
         let hosts = HostPolicy(allowedNames: configuration.allowedHosts)
         // Text frames that are not UTF-8 close the connection with 1007.
         let ws = WebSocketServerConfiguration(maxFrameSize: limits.maxWireFrameBytes, autoPing: .enabled(timePeriod: .seconds(30)), validateUTF8: true)
@@ -270,8 +274,7 @@ package final class RulesServer: Sendable {
                 channel.triggerUserOutboundEvent(ConnectionActivity.answerAndClose(answer), promise: nil)
                 return .dontUpgrade
             }
-            let browser = RequestOrigin(
-                origin: request.headerFields[.origin], fetchSite: request.headerFields[RequestOrigin.secFetchSite], authority: request.authority)
+            let browser = RequestOrigin(headers: request.headerFields, authority: request.authority, hosts: hosts)
             let parsed = try? RequestTarget(target)
             guard let name = try? registry.name(parsed?.parameter("ns")) else { return .dontUpgrade }
             let host = request.authority ?? "127.0.0.1"
@@ -286,7 +289,8 @@ package final class RulesServer: Sendable {
             }
             let session = WireSession(
                 namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host,
-                session: "rules-serve-\(sessions.next())", explainDenials: explain, transport: .ws, origin: browser, pending: pending
+                session: "rules-serve-\(sessions.next())", explainDenials: explain, transport: .ws, origin: browser, pending: pending,
+                totals: totals
             ) {
                 // What waits is dropped with the connection (the writer may be blocked on it).
                 channel.close(promise: nil)

@@ -174,7 +174,7 @@ package struct ServeCommand: AsyncParsableCommand {
         let rulesText = rulesLine
         let namespace = configuration.defaultNamespace
         let host = configuration.host, hostGiven = configuration.hostGiven, startWarning = warning, importedNames = imported, dataDirectory = data
-        let exposed = !HostPolicy.isLoopbackAddress(host)
+        let allowedHosts = allowHost
         do {
             try await server.run { port in
                 var banner = """
@@ -186,8 +186,8 @@ package struct ServeCommand: AsyncParsableCommand {
                       page:              http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ shows the data, the requests and why each was denied
 
                     """
+                for line in AdministratorNotice(host: host, port: port, allowedHosts: allowedHosts).lines { banner += line + "\n" }
                 if let startWarning { banner += startWarning + "\n" }
-                if exposed { banner += Self.exposedWarning(host) + "\n" }
                 if let dataDirectory { banner += "  data:              \(dataDirectory) (durable: each write is on disk before it is acknowledged)\n" }
                 if !importedNames.isEmpty { banner += "  imported:          \(importedNames.joined(separator: ", "))\n" }
                 FileHandle.standardError.write(Data(banner.utf8))
@@ -204,12 +204,6 @@ package struct ServeCommand: AsyncParsableCommand {
                 Self.fail("--export-on-exit: \(error)")
             }
         }
-    }
-
-    /// The warning printed when the server listens on an address other machines can reach.
-    static func exposedWarning(_ host: String) -> String {
-        "warning: listening on \(host), not a loopback address: every client that can reach it can read and write everything "
-            + "as the administrator with Authorization: Bearer owner (or ?auth=owner). Use it only on a network you trust."
     }
 
     static func fail(_ message: String) -> Never {

@@ -155,9 +155,10 @@ def test_listening_on_a_non_loopback_address_warns_that_owner_is_the_administrat
         proc = subprocess.Popen([os.path.abspath(BINARY), "serve", "--port", "0", "--host", "0.0.0.0"], cwd=empty,
                                 stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
         try:
-            banner = "".join(proc.stderr.readline() for _ in range(8))
+            banner = "".join(proc.stderr.readline() for _ in range(11))
             assert "warning: listening on 0.0.0.0, not a loopback address" in banner, banner
             assert "Bearer owner" in banner
+            assert "can be the administrator by sending Host: localhost" in banner
         finally:
             proc.terminate()
             proc.wait(timeout=10)

@@ -9,11 +9,11 @@ import Testing
 /// and the connection keeps what it had.
 @Suite struct ConnectionBudgetTests {
     /// A session on an open namespace, with `limits`.
-    static func session(_ limits: ServerLimits) -> (WireSession, AsyncStream<WireOutbox.Item>.AsyncIterator) {
+    static func session(_ limits: ServerLimits, totals: WireTotals? = nil) -> (WireSession, AsyncStream<WireOutbox.Item>.AsyncIterator) {
         let registry = NamespaceRegistry(defaultName: "demo", rules: .open, coverage: nil)
         let wire = WireSession(
             namespace: registry.namespace("demo"), registry: registry, log: RequestLog(format: .quiet), limits: limits, host: "127.0.0.1",
-            session: "test", explainDenials: false, transport: .ws, origin: .local)
+            session: "test", explainDenials: false, transport: .ws, origin: .local, totals: totals)
         return (wire, wire.stream.makeAsyncIterator())
     }
 
@@ -74,6 +74,89 @@ import Testing
         #expect(large.data.contains("would hold"))
         #expect(try await Self.request(wire, &replies, 6, "o", #"{"p":"/e","d":5}"#).status == "ok")
         await wire.disconnected()
+    }
+
+    /// A query listen keeps its bounds and names (`q`) while it lasts: their bytes are counted
+    /// against the connection's budget and the server's total, and given back on unlisten and
+    /// close.
+    @Test func queryListensHaveAByteBudgetPerConnectionAndInTotal() async throws {
+        var limits = ServerLimits()
+        limits.maxListenQueryBytes = 100
+        limits.maxListenQueryBytesTotal = 150
+        let totals = WireTotals(limits)
+        var (first, firstReplies) = Self.session(limits, totals: totals)
+        var (second, secondReplies) = Self.session(limits, totals: totals)
+        // 50 bytes: {"i":".key","sp":"…"} with 30 bytes of bound.
+        let query = #"{"i":".key","sp":""# + String(repeating: "b", count: 30) + #""}"#
+        #expect(query.utf8.count == 50)
+        #expect(try await Self.request(first, &firstReplies, 1, "q", #"{"p":"/a","q":\#(query),"t":1,"h":""}"#).status == "ok")
+        #expect(try await Self.request(first, &firstReplies, 2, "q", #"{"p":"/b","q":\#(query),"t":2,"h":""}"#).status == "ok")
+        #expect(totals.listenQueries.inUse == 100)
+        // Listening again where it listens replaces the listen and its bytes.
+        #expect(try await Self.request(first, &firstReplies, 3, "q", #"{"p":"/b","q":\#(query),"t":2,"h":""}"#).status == "ok")
+        #expect(totals.listenQueries.inUse == 100)
+        let overConnection = try await Self.request(first, &firstReplies, 4, "q", #"{"p":"/c","q":\#(query),"t":3,"h":""}"#)
+        #expect(overConnection.status == "unavailable")
+        #expect(overConnection.data.contains("The query listens of this connection would hold 150 bytes of query bounds and names: the limit is 100"))
+        // A listen without a query holds no query bytes.
+        #expect(try await Self.request(first, &firstReplies, 5, "q", #"{"p":"/d","h":""}"#).status == "ok")
+        #expect(try await Self.request(second, &secondReplies, 1, "q", #"{"p":"/a","q":\#(query),"t":1,"h":""}"#).status == "ok")
+        let overTotal = try await Self.request(second, &secondReplies, 2, "q", #"{"p":"/b","q":\#(query),"t":2,"h":""}"#)
+        #expect(overTotal.status == "unavailable")
+        #expect(overTotal.data.contains("The query listens of every connection would hold more than 150 bytes"))
+        #expect(totals.listenQueries.inUse == 150)
+        // An unlisten gives its bytes back, to the connection and to the server.
+        #expect(try await Self.request(first, &firstReplies, 6, "n", #"{"p":"/a","t":1}"#).status == "ok")
+        #expect(totals.listenQueries.inUse == 100)
+        #expect(try await Self.request(second, &secondReplies, 3, "q", #"{"p":"/b","q":\#(query),"t":2,"h":""}"#).status == "ok")
+        #expect(try await Self.request(first, &firstReplies, 7, "q", #"{"p":"/c","q":\#(query),"t":3,"h":""}"#).status == "unavailable")
+        // Closing gives back everything a connection held.
+        await second.disconnected()
+        #expect(totals.listenQueries.inUse == 50)
+        #expect(try await Self.request(first, &firstReplies, 8, "q", #"{"p":"/c","q":\#(query),"t":3,"h":""}"#).status == "ok")
+        await first.disconnected()
+        #expect(totals.listenQueries.inUse == 0)
+    }
+
+    /// The onDisconnect operations of every connection share one total of bytes, given back when
+    /// they are cancelled, or run when their connection closes.
+    @Test func onDisconnectBytesAreBoundedInTotal() async throws {
+        var limits = ServerLimits()
+        limits.maxOnDisconnectBytes = 1000
+        limits.maxOnDisconnectBytesTotal = 300
+        let totals = WireTotals(limits)
+        var (a, aReplies) = Self.session(limits, totals: totals)
+        var (b, bReplies) = Self.session(limits, totals: totals)
+        var (c, cReplies) = Self.session(limits, totals: totals)
+        // Each message is 150 bytes: {"t":"d","d":{"r":1,"a":"o","b":{"p":"/x","d":"…"}}}.
+        let value = #"""# + String(repeating: "v", count: 99) + #"""#
+        #expect(try await Self.request(a, &aReplies, 1, "o", #"{"p":"/a","d":\#(value)}"#).status == "ok")
+        #expect(try await Self.request(b, &bReplies, 1, "o", #"{"p":"/b","d":\#(value)}"#).status == "ok")
+        #expect(totals.onDisconnect.inUse == 300)
+        let refused = try await Self.request(c, &cReplies, 1, "o", #"{"p":"/c","d":\#(value)}"#)
+        #expect(refused.status == "unavailable")
+        #expect(refused.data.contains("The onDisconnect operations of every connection would hold more than 300 bytes"))
+        // A cancel gives the bytes back to the server.
+        #expect(try await Self.request(a, &aReplies, 2, "oc", #"{"p":"/a"}"#).status == "ok")
+        #expect(totals.onDisconnect.inUse == 150)
+        #expect(try await Self.request(c, &cReplies, 2, "o", #"{"p":"/c","d":\#(value)}"#).status == "ok")
+        #expect(totals.onDisconnect.inUse == 300)
+        // A connection that closes runs its operations and lets their bytes go.
+        await b.disconnected()
+        #expect(totals.onDisconnect.inUse == 150)
+        await c.disconnected()
+        await a.disconnected()
+        #expect(totals.onDisconnect.inUse == 0)
+    }
+
+    @Test func theServerWideBudgetsAreSetByName() throws {
+        var limits = ServerLimits()
+        try limits.set("max-listen-query-bytes=1_000")
+        try limits.set("max-listen-query-bytes-total=2000")
+        try limits.set("max-on-disconnect-bytes-total=3000")
+        #expect(limits.maxListenQueryBytes == 1000)
+        #expect(limits.maxListenQueryBytesTotal == 2000)
+        #expect(limits.maxOnDisconnectBytesTotal == 3000)
     }
 
     @Test func aTokenOverTheLimitIsRefusedOnTheWire() async throws {

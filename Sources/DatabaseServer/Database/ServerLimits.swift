@@ -63,6 +63,16 @@ package struct ServerLimits: Sendable, Hashable {
     /// Bytes of the values of the onDisconnect operations one realtime connection may have
     /// queued (their message sizes, counted together); one beyond it is refused.
     package var maxOnDisconnectBytes: Int = 16 * 1024 * 1024
+    /// Bytes of the onDisconnect operations every realtime connection has queued, together; one
+    /// beyond it is refused. Given back when the operations run, are cancelled (`oc`), or their
+    /// connection closes.
+    package var maxOnDisconnectBytesTotal: Int = 256 * 1024 * 1024
+    /// Bytes of the queries (`q`: bounds and names, as sent) of the listens one realtime
+    /// connection holds; a listen beyond it is refused with an error answer.
+    package var maxListenQueryBytes: Int = 16 * 1024 * 1024
+    /// Bytes of the queries of every realtime connection's listens, together; a listen beyond it
+    /// is refused. Given back on unlisten, revocation and close.
+    package var maxListenQueryBytesTotal: Int = 128 * 1024 * 1024
     /// Bytes of events waiting for every slow reader together (streaming listeners and realtime
     /// connections). An event is rendered once for all its listeners; past this budget, a
     /// listener that already has something waiting is cut off rather than given more.
@@ -93,6 +103,9 @@ package struct ServerLimits: Sendable, Hashable {
         ("max-listens-per-connection", .int(\.maxListensPerConnection)),
         ("max-on-disconnect-operations", .int(\.maxOnDisconnectOperations)),
         ("max-on-disconnect-bytes", .int(\.maxOnDisconnectBytes)),
+        ("max-on-disconnect-bytes-total", .int(\.maxOnDisconnectBytesTotal)),
+        ("max-listen-query-bytes", .int(\.maxListenQueryBytes)),
+        ("max-listen-query-bytes-total", .int(\.maxListenQueryBytesTotal)),
         ("max-long-poll-sessions", .int(\.maxLongPollSessions)),
         ("max-long-poll-sessions-per-client", .int(\.maxLongPollSessionsPerClient)),
         ("compaction-bytes", .int(\.compactionBytes)),

@@ -17,9 +17,15 @@ struct RESTResponder: HTTPResponder {
     let bodies: BodyBudget
     /// The bytes waiting for every slow reader together (``ServerLimits/maxQueuedBytesTotal``).
     let pending: QueueBudget.Shared
+    /// The host names the server answers (the operator's: tools may be the administrator there).
+    let hosts: HostPolicy
 
-    init(registry: NamespaceRegistry, log: RequestLog, limits: ServerLimits, bodies: BodyBudget? = nil, pending: QueueBudget.Shared? = nil) {
+    init(
+        registry: NamespaceRegistry, log: RequestLog, limits: ServerLimits, bodies: BodyBudget? = nil, pending: QueueBudget.Shared? = nil,
+        hosts: HostPolicy = HostPolicy()
+    ) {
         self.pending = pending ?? QueueBudget.Shared(total: limits.maxQueuedBytesTotal)
+        self.hosts = hosts
         self.registry = registry
         self.log = log
         self.limits = limits
@@ -29,7 +35,7 @@ struct RESTResponder: HTTPResponder {
     /// Answers one request. Its scope (origin, body reservation) is made here, from the request
     /// itself, and given back when the answer is made.
     func respond(to request: Request, context: Context) async throws -> Response {
-        let scope = RequestScope(request, bodies: bodies)
+        let scope = RequestScope(request, bodies: bodies, hosts: hosts)
         defer {
             if scope.lease.end() >= MallocArenas.largeRequestBytes { MallocArenas.giveBack() }
         }

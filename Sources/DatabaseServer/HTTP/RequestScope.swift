@@ -18,8 +18,9 @@ struct RequestScope: Sendable {
         self.lease = lease
     }
 
-    /// The scope of an HTTP request: its headers' origin, and a new lease on `bodies`.
-    init(_ request: Request, bodies: BodyBudget) {
-        self.init(origin: RequestOrigin(request), lease: BodyBudget.Lease(bodies))
+    /// The scope of an HTTP request to a server that answers `hosts`: its headers' origin, and
+    /// a new lease on `bodies`.
+    init(_ request: Request, bodies: BodyBudget, hosts: HostPolicy) {
+        self.init(origin: RequestOrigin(request, hosts: hosts), lease: BodyBudget.Lease(bodies))
     }
 }

@@ -24,6 +24,10 @@ struct LongPollResponder: Sendable {
     let counter: SessionCounter
     /// The bytes waiting for every slow reader together.
     var pending: QueueBudget.Shared? = nil
+    /// The host names the server answers (the operator's: tools may be the administrator there).
+    var hosts = HostPolicy()
+    /// The server-wide totals of query listens and onDisconnect bytes (nil: the session's own).
+    var totals: WireTotals? = nil
 
     func respond(to request: Request) async -> Response {
         guard request.method == .get || request.method == .head else {
@@ -70,11 +74,11 @@ struct LongPollResponder: Sendable {
         }
         let host = request.head.authority ?? "127.0.0.1"
         let number = counter.next()
-        let origin = Self.origin(of: request)
+        let origin = Self.origin(of: request, hosts: hosts)
         let wire = WireSession(
             namespace: registry.namespace(forReading: name), registry: registry, log: log, limits: limits, host: host,
             session: "rules-serve-\(number)-\(LongPollSessions.randomPassword().prefix(12))", explainDenials: explainDenials, transport: .lp,
-            origin: origin, pending: pending)
+            origin: origin, pending: pending, totals: totals)
         let session: LongPollSession
         do {
             session = try sessions.open(wire: wire, callback: callback, client: origin.client)
@@ -95,13 +99,15 @@ struct LongPollResponder: Sendable {
     /// the page's origin is in its `Referer` (browsers send at least the origin by default), so
     /// a page on this machine may use `owner`, and one elsewhere (or one that sends no
     /// referrer, cross-site) may not.
-    static func origin(of request: Request) -> RequestOrigin {
+    static func origin(of request: Request, hosts: HostPolicy) -> RequestOrigin {
         var origin = request.headers[.origin]
         if origin == nil, let referer = request.headers[.referer], let url = URL(string: referer), let scheme = url.scheme, let host = url.host {
             let authority = host.contains(":") ? "[\(host)]" : host
             origin = "\(scheme)://\(authority)" + (url.port.map { ":\($0)" } ?? "")
         }
-        return RequestOrigin(origin: origin, fetchSite: request.headers[RequestOrigin.secFetchSite], authority: request.head.authority)
+        var context = RequestOrigin(request, hosts: hosts)
+        context.origin = origin
+        return context
     }
 
     /// Unusable data in a poll.

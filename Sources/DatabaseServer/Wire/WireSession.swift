@@ -20,6 +20,8 @@ final class WireSession: Sendable {
         var onDisconnect: [(operation: DatabaseOperation, path: DataPath, bytes: Int)] = []
         /// The bytes of the queued onDisconnect operations' messages.
         var onDisconnectBytes = 0
+        /// The bytes of the listens' queries (``Listen/queryBytes``), together.
+        var listenQueryBytes = 0
         /// When the write the current message made may be acknowledged (set by ``perform``).
         var durability: Durability?
         /// Where the namespace keeps the decision the current message causes (set by ``handle``).
@@ -33,6 +35,9 @@ final class WireSession: Sendable {
         let query: Query
         let tag: Int?
         let queryJSON: String?
+        /// The bytes of its query as sent (`q`: bounds and names), reserved from the session's
+        /// and the server's budgets of query bytes while it lasts.
+        let queryBytes: Int
     }
 
     private let state: Mutex<State>
@@ -46,6 +51,8 @@ final class WireSession: Sendable {
     private let explainDenials: Bool
     /// Where the connection comes from (the administrator is refused to other sites' pages).
     private let origin: RequestOrigin
+    /// The server-wide totals of query bytes and onDisconnect bytes this session takes from.
+    private let totals: WireTotals
     /// Why the server ends the session, once it does.
     let closeReason = WireCloseReason()
     /// Everything the session sends, in order.
@@ -74,9 +81,11 @@ final class WireSession: Sendable {
     /// A session; `onOverflow` runs when the client lets more wait than ``ServerLimits`` allow
     /// (after the reason is set and the session's namespace and id are logged).
     init(namespace: Namespace, registry: NamespaceRegistry? = nil, log: RequestLog, limits: ServerLimits, host: String, session: String, explainDenials: Bool,
-         transport: RequestRecord.Transport, origin: RequestOrigin, pending: QueueBudget.Shared? = nil, onOverflow: @escaping @Sendable () -> Void = {}) {
+         transport: RequestRecord.Transport, origin: RequestOrigin, pending: QueueBudget.Shared? = nil, totals: WireTotals? = nil,
+         onOverflow: @escaping @Sendable () -> Void = {}) {
         self.state = Mutex(State(namespace: namespace))
         self.origin = origin
+        self.totals = totals ?? WireTotals(limits)
         self.registry = registry
         self.log = log
         self.limits = limits
@@ -226,7 +235,7 @@ final class WireSession: Sendable {
         case "n":
             let path = try path(message)
             let key = Self.listenKey(path, tag: Self.tag(message))
-            if let listen = state.withLock({ $0.listens.removeValue(forKey: key) }) { namespace.unlisten(listen.id) }
+            if let listen = removeListen(key) { namespace.unlisten(listen.id) }
             return "{}"
         case "p":
             let path = try path(message)
@@ -267,8 +276,18 @@ final class WireSession: Sendable {
                 throw WireFailure.server(ServerError(
                     .overloaded, "The onDisconnect operations of this connection would hold \(onDisconnectBytes + bytes) bytes: the limit is \(limits.maxOnDisconnectBytes) (rules serve --limit max-on-disconnect-bytes=N)."))
             }
+            guard totals.onDisconnect.reserve(bytes) else {
+                throw WireFailure.server(ServerError(
+                    .overloaded,
+                    "The onDisconnect operations of every connection would hold more than \(totals.onDisconnect.total) bytes, the server's limit (rules serve --limit max-on-disconnect-bytes-total=N); this one of \(bytes) bytes is refused."))
+            }
             let identity = identity, namespace = namespace
-            try await serverCall({ () async throws(ServerError) in try await namespace.check(operation, as: identity, now: now) })
+            do {
+                try await serverCall({ () async throws(ServerError) in try await namespace.check(operation, as: identity, now: now) })
+            } catch {
+                totals.onDisconnect.release(bytes)
+                throw error
+            }
             state.withLock { state in
                 state.onDisconnect.append((operation, path, bytes))
                 state.onDisconnectBytes += bytes
@@ -276,7 +295,7 @@ final class WireSession: Sendable {
             return "{}"
         case "oc":
             let path = try path(message)
-            state.withLock { state in
+            let freed = state.withLock { state in
                 var freed = 0
                 state.onDisconnect.removeAll { entry in
                     guard path.isPrefix(of: entry.path) else { return false }
@@ -284,7 +303,9 @@ final class WireSession: Sendable {
                     return true
                 }
                 state.onDisconnectBytes -= freed
+                return freed
             }
+            totals.onDisconnect.release(freed)
             return "{}"
         case "g":
             let path = try path(message)
@@ -323,25 +344,58 @@ final class WireSession: Sendable {
         let tag = Self.tag(message)
         let key = Self.listenKey(path, tag: tag)
         let namespace = namespace
-        let (old, count) = state.withLock { state in (state.listens.removeValue(forKey: key), state.listens.count) }
+        let old = removeListen(key)
         if let old { namespace.unlisten(old.id) }
+        let (count, held) = state.withLock { state in (state.listens.count, state.listenQueryBytes) }
         guard count < limits.maxListensPerConnection else {
             throw WireFailure.server(ServerError(
                 .overloaded, "Too many listens on this connection: the limit is \(limits.maxListensPerConnection) (rules serve --limit max-listens-per-connection=N)."))
         }
         let queryJSON = queryNode == nil ? nil : message.rawText("q")
+        let queryBytes = queryJSON?.utf8.count ?? 0
+        guard queryBytes <= limits.maxListenQueryBytes - held else {
+            throw WireFailure.server(ServerError(
+                .overloaded,
+                "The query listens of this connection would hold \(held + queryBytes) bytes of query bounds and names: the limit is \(limits.maxListenQueryBytes) (rules serve --limit max-listen-query-bytes=N)."))
+        }
+        guard totals.listenQueries.reserve(queryBytes) else {
+            throw WireFailure.server(ServerError(
+                .overloaded,
+                "The query listens of every connection would hold more than \(totals.listenQueries.total) bytes of query bounds and names, the server's limit (rules serve --limit max-listen-query-bytes-total=N); this listen's query of \(queryBytes) bytes is refused."))
+        }
         let sink = makeSink(path, tag: tag, queryJSON: queryJSON)
         let identity = identity, capture = capture
         // The value is pushed before the `ok` (and before any later write's event), unless the
         // client's hash shows it has it already.
         let clientHash = message.string("h") ?? ""
-        let (id, _) = try await serverCall({ () async throws(ServerError) in
-            try await namespace.listen(path, query: query, as: identity, sink: sink, now: now, requireIndex: false, capture: capture) { initial in
-                clientHash.isEmpty || clientHash != NodeHash.of(initial) ? .put(path: "/", value: RenderedValue(.node(initial))) : nil
-            }
-        })
-        state.withLock { $0.listens[key] = Listen(id: id, path: path, query: query, tag: tag, queryJSON: queryJSON) }
+        let id: Int
+        do {
+            id = try await serverCall({ () async throws(ServerError) in
+                try await namespace.listen(path, query: query, as: identity, sink: sink, now: now, requireIndex: false, capture: capture) { initial in
+                    clientHash.isEmpty || clientHash != NodeHash.of(initial) ? .put(path: "/", value: RenderedValue(.node(initial))) : nil
+                }
+            }).0
+        } catch {
+            totals.listenQueries.release(queryBytes)
+            throw error
+        }
+        state.withLock { state in
+            state.listens[key] = Listen(id: id, path: path, query: query, tag: tag, queryJSON: queryJSON, queryBytes: queryBytes)
+            state.listenQueryBytes += queryBytes
+        }
         return namespace.hasIndex(for: query, at: path) ? "{}" : #"{"w":["no_index"]}"#
+    }
+
+    /// Takes a listen out of the session, giving back its query's bytes (the caller ends it in
+    /// the namespace).
+    private func removeListen(_ key: String) -> Listen? {
+        let listen = state.withLock { state -> Listen? in
+            guard let listen = state.listens.removeValue(forKey: key) else { return nil }
+            state.listenQueryBytes -= listen.queryBytes
+            return listen
+        }
+        if let listen { totals.listenQueries.release(listen.queryBytes) }
+        return listen
     }
 
     private func makeSink(_ path: DataPath, tag: Int?, queryJSON: String?) -> WireListenSink {
@@ -360,7 +414,7 @@ final class WireSession: Sendable {
         guard changed else { return }
         for (key, listen) in listens {
             if await namespace.reidentify(listen.id, as: new, now: now) { continue }
-            state.withLock { _ = $0.listens.removeValue(forKey: key) }
+            _ = removeListen(key)
             let sink = makeSink(listen.path, tag: listen.tag, queryJSON: listen.queryJSON)
             _ = sink.deliver(.cancel(reason: "Permission denied"))
         }
@@ -373,10 +427,12 @@ final class WireSession: Sendable {
         let (listens, operations, identity, namespace) = state.withLock { state in
             let taken = (state.listens, state.onDisconnect, state.identity, state.namespace)
             state.listens = [:]
+            state.listenQueryBytes = 0
             state.onDisconnect = []
             state.onDisconnectBytes = 0
             return taken
         }
+        totals.listenQueries.release(listens.values.reduce(0) { $0 + $1.queryBytes })
         for listen in listens.values { namespace.unlisten(listen.id) }
         let now = Date().millisecondsSince1970
         let pipeline = RequestPipeline(log: log)
@@ -388,6 +444,8 @@ final class WireSession: Sendable {
                 let namespace = try writable()
                 return try await namespace.write(entry.operation, as: identity, now: now, capture: capture)
             }
+            // Run (or refused): its message is let go.
+            totals.onDisconnect.release(entry.bytes)
         }
     }
 
