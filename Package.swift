@@ -150,7 +150,8 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "DatabaseRulesTests", dependencies: ["RulesTestSupport", "DatabaseRules"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "RulesLintTests", dependencies: ["RulesTestSupport", "RulesLint", "DatabaseRules", "RulesCompiler", "RulesSyntax"], exclude: ["Golden"],
+            name: "RulesLintTests", dependencies: ["RulesTestSupport", "RulesLint", "RulesSolver", "DatabaseRules", "RulesCompiler", "RulesSyntax"],
+            exclude: ["Golden"],
             swiftSettings: swiftSettings),
         .testTarget(name: "RulesTestingTests", dependencies: ["RulesTestSupport", "RulesTesting", "RulesCoverage"], swiftSettings: swiftSettings),
         .testTarget(

@@ -68,7 +68,9 @@ Linux)
     pcre_pc=$(pkg-config --path libpcre2-8)
     sed "s|^libdir=.*|libdir=$static_dir|" "$pcre_pc" >"$pc_dir/libpcre2-8.pc"
     export PKG_CONFIG_PATH="$pc_dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-    build=(swift build -c release --product rules --static-swift-stdlib --scratch-path "$scratch")
+    # Z3 (the access model's solver) has no static archive in Debian: libz3.so.4 travels in the
+    # archive's lib/, found through the binary's RUNPATH ($ORIGIN/lib).
+    build=(swift build -c release --product rules --static-swift-stdlib --scratch-path "$scratch" -Xlinker -rpath -Xlinker '$ORIGIN/lib')
     echo "build-release.sh: ${build[*]}" >&2
     started=$(date +%s)
     # The build's log goes to standard error: standard output is the archive's path alone.
@@ -105,6 +107,13 @@ if [ "$os" = linux ]; then
     if grep -q '^libswift\|^libFoundation\|^lib_Foundation\|^libdispatch\|^libBlocksRuntime' <<<"$needed"; then
         fail "the binary still needs the Swift runtime's shared libraries:"$'\n'"$needed"
     fi
+    # Z3 beside the binary, with its licence.
+    z3=$(ldd "$stage/rules" | awk '$1 ~ /^libz3\.so/ { print $3 }')
+    [ -n "$z3" ] && [ -f "$z3" ] || fail "the binary does not load libz3 from the system: install libz3-dev"
+    mkdir -p "$stage/lib"
+    cp -L "$z3" "$stage/lib/$(basename "$z3")"
+    strip --strip-unneeded "$stage/lib/$(basename "$z3")"
+    if [ -f /usr/share/doc/libz3-4/copyright ]; then cp /usr/share/doc/libz3-4/copyright "$stage/lib/libz3.copyright"; fi
 else
     needed=$(otool -L "$stage/rules" | tail -n +2 | awk '{ print $1 }')
 fi

@@ -35,6 +35,10 @@ package struct AccessQuestion: Sendable {
     package var allowQuery = false
     /// `now`, in ms.
     package var now: Double
+    /// The data before, exactly (nil: any data).
+    package var data: SolverTree?
+    /// The value a set writes, exactly (nil: any value).
+    package var value: SolverTree?
 
     package init(nodes: [RuleNode], operation: Operation, principal: SolverPrincipal, now: Double) {
         self.nodes = nodes

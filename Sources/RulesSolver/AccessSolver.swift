@@ -8,7 +8,7 @@ import RulesCompiler
 ///
 /// One solver per file: its Z3 context keeps the terms of every question asked.
 package final class AccessSolver {
-    private let smt = SMT()
+    fileprivate let smt = SMT()
     /// The time one satisfiability check may take.
     package var milliseconds: UInt32
     /// Models replayed per question before the answer is `unknown`.
@@ -55,6 +55,18 @@ package final class AccessSolver {
         case .unknown(let reason):
             if reason.contains("time") { timeouts += 1 }
             return .unknown(reason)
+        }
+    }
+}
+
+extension AccessSolver {
+    /// Whether `question` is satisfiable in `mode` (nil when the solver cannot tell in time): for
+    /// testing the encoding against the engine on questions whose every unknown is given.
+    package func isSatisfiable(_ question: AccessQuestion, mode: SolverMode) -> Bool? {
+        switch smt.check(QuestionEncoding(smt: smt, question: question, mode: mode).constraints, milliseconds: milliseconds) {
+        case .sat: true
+        case .unsat: false
+        case .unknown: nil
         }
     }
 }

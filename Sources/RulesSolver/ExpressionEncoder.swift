@@ -26,6 +26,10 @@ struct ExpressionEncoder {
     let location: [Term]
     /// Conditions under which the evaluation reaches an error.
     private var errors: [Term] = []
+    /// What the `find` encoding assumes where it is narrower than the rules (a string already in
+    /// lower case, a number joined to text being an integer): part of the rule's condition, so
+    /// that it narrows only where the rule matters.
+    private var narrowings: [Term] = []
     /// Set when part of the expression was left free (the answer may be wider than the rules).
     private(set) var approximated = false
 
@@ -41,7 +45,11 @@ struct ExpressionEncoder {
     /// The condition that the rule is true: evaluated without error to the boolean true.
     mutating func holds() -> Term {
         let v = value(encode(checked.root, guarded: smt.true), guarded: smt.true)
-        return smt.and(smt.not(smt.or(errors)), smt.isBool(v), smt.boolOf(v))
+        return smt.and([smt.not(smt.or(errors)), smt.isBool(v), smt.boolOf(v)] + narrowings)
+    }
+
+    private mutating func narrow(_ guarded: Term, _ condition: Term) {
+        narrowings.append(smt.implies(guarded, condition))
     }
 
     // MARK: - Errors and free values
@@ -181,7 +189,7 @@ struct ExpressionEncoder {
             if world.mode == .find {
                 // The string already in that case maps to itself.
                 let other = m == .toLowerCase ? smt.reRange(0x41, 0x5A) : smt.reRange(0x61, 0x7A)
-                world.constraints.append(smt.implies(g, smt.not(smt.inRegex(s, smt.reConcat([smt.reAll, other, smt.reAll])))))
+                narrow(g, smt.not(smt.inRegex(s, smt.reConcat([smt.reAll, other, smt.reAll]))))
                 return .value(smt.vstr(s))
             }
             return .value(smt.vstr(freeString()))
@@ -219,7 +227,7 @@ struct ExpressionEncoder {
         case .isBoolean: return .value(smt.vbool(smt.isBool(at(path))))
         case .getPriority:
             let p = world.priority(tree, world.join(path))
-            if world.mode == .find { world.constraints.append(smt.isNull(p)) }
+            if world.mode == .find { narrow(g, smt.isNull(p)) }
             return .value(p)
         default: return .value(freeValue())
         }
@@ -232,7 +240,7 @@ struct ExpressionEncoder {
             return s.split(separator: "/", omittingEmptySubsequences: false).map { smt.string(String($0)) }
         }
         let s = stringArgument(e, guarded: g)
-        if world.mode == .find { world.constraints.append(smt.implies(g, smt.inRegex(s, smt.reWithout("/")))) }
+        if world.mode == .find { narrow(g, smt.inRegex(s, smt.reWithout("/"))) }
         return [s]
     }
 
@@ -283,8 +291,8 @@ struct ExpressionEncoder {
             let strNum = smt.and(smt.isStr(a), smt.isNum(b))
             let numStr = smt.and(smt.isNum(a), smt.isStr(b))
             error(g, smt.not(smt.or(nums, strs, strNum, numStr)))
-            let left = textOf(a)
-            let right = textOf(b)
+            let left = textOf(a, guarded: g)
+            let right = textOf(b, guarded: g)
             return .value(smt.ite(nums, smt.vnum(smt.add(smt.numOf(a), smt.numOf(b))), smt.vstr(smt.concat([left, right]))))
         case .subtract, .multiply, .divide, .remainder:
             error(g, smt.not(nums))
@@ -302,12 +310,13 @@ struct ExpressionEncoder {
     }
 
     /// A string operand of `+` as text: itself, or a number's decimal text (exact in `find` mode
-    /// for non-negative integers, free otherwise).
-    private mutating func textOf(_ v: Term) -> Term {
+    /// for integers, free otherwise).
+    private mutating func textOf(_ v: Term, guarded g: Term) -> Term {
         let free = freeString()
         if world.mode == .find {
             let n = smt.numOf(v)
-            world.constraints.append(smt.implies(smt.isNum(v), smt.and(smt.isInt(n), smt.le(smt.real(0), n), smt.eq(free, smt.decimal(n)))))
+            let text = smt.ite(smt.le(smt.real(0), n), smt.decimal(n), smt.concat([smt.string("-"), smt.decimal(smt.neg(n))]))
+            narrow(g, smt.implies(smt.isNum(v), smt.and(smt.isInt(n), smt.eq(free, text))))
         }
         return smt.ite(smt.isStr(v), smt.strOf(v), free)
     }

@@ -59,7 +59,22 @@ struct QuestionEncoding {
             }
             goal.append(smt.eq(world.value(.before, world.join(path)), scope.constant(fact.value)))
         }
+        // Given data and values are looked at whole, so that their nodes are the tree's.
+        if let data = question.data {
+            for p in Self.paths(data, base: smt.string(""), smt) { _ = world.value(.before, p) }
+            world.givenBefore = true
+        }
+        if let value = question.value, question.operation == .set { for p in Self.paths(value, base: location, smt) { _ = world.value(.after, p) } }
         var all = goal + world.treeConstraints()
+        if let data = question.data {
+            for p in world.beforePaths { all.append(smt.eq(world.value(.before, p), Self.lookup(data, p, base: smt.string(""), scope))) }
+        }
+        if let value = question.value, question.operation == .set {
+            for p in world.afterPaths {
+                let under = smt.or(smt.eq(p, location), smt.prefix(smt.concat([location, smt.string("/")]), of: p))
+                all.append(smt.implies(under, smt.eq(world.value(.after, p), Self.lookup(value, p, base: location, scope))))
+            }
+        }
         if let name = question.unnamed {
             for p in world.beforePaths {
                 let v = world.value(.before, p)
@@ -69,6 +84,30 @@ struct QuestionEncoding {
             }
         }
         constraints = all + world.constraints
+    }
+
+    /// The paths of the nodes of `tree`, placed at `base`.
+    private static func paths(_ tree: SolverTree, base: Term, _ smt: SMT) -> [Term] {
+        guard case .object(let m) = tree else { return [base] }
+        return [base] + m.flatMap { paths($0.value, base: smt.concat([base, smt.string("/" + $0.key)]), smt) }
+    }
+
+    /// The value of `tree` (placed at `base`) at the path `p`: a chain of comparisons with each of
+    /// its nodes' paths, null when none is equal.
+    private static func lookup(_ tree: SolverTree, _ p: Term, base: Term, _ scope: QuestionScope) -> Term {
+        let smt = scope.smt
+        var nodes: [(Term, Term)] = []
+        func walk(_ t: SolverTree, _ at: Term) {
+            switch t {
+            case .leaf(let v): nodes.append((at, scope.constant(v)))
+            case .object(let m):
+                guard !m.isEmpty else { return }
+                nodes.append((at, smt.obj))
+                for (k, child) in m { walk(child, smt.concat([at, smt.string("/" + k)])) }
+            }
+        }
+        walk(tree, base)
+        return nodes.reversed().reduce(smt.null) { rest, node in smt.ite(smt.eq(p, node.0), node.1, rest) }
     }
 
     private static func uid(_ p: SolverPrincipal) -> String? {

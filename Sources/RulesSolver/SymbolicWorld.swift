@@ -24,6 +24,8 @@ final class SymbolicWorld {
     /// Where the operation writes (nil for a read) and whether it deletes.
     var writePath: Term?
     var deletes = false
+    /// The data before is given whole (its values already make a tree).
+    var givenBefore = false
 
     init(smt: SMT, mode: SolverMode) {
         self.smt = smt
@@ -101,7 +103,7 @@ final class SymbolicWorld {
             _ = value(.before, p)
             _ = value(.after, p)
         }
-        for (tree, paths) in [(Tree.before, beforePaths), (.after, afterPaths)] {
+        for (tree, paths) in [(Tree.before, beforePaths), (.after, afterPaths)] where tree == .after || !givenBefore {
             for (i, p) in paths.enumerated() {
                 let v = value(tree, p)
                 out.append(smt.implies(smt.not(validPath(p)), smt.isNull(v)))

@@ -6,6 +6,7 @@ statically). The root is cached in .build/debian-root, so only the first run dow
 
 Skipped, saying why, where no root can be made: not root, no mmdebstrap or debootstrap, or the
 mirror cannot be reached."""
+import json
 import os
 import re
 import shutil
@@ -85,8 +86,17 @@ def test_the_release_archive_runs_on_debian_without_a_swift_toolchain(debian_roo
     assert not [line for line in lines if "not found" in line], ldd.stdout
     assert not [line for line in lines if re.search(r"libswift|Foundation|libdispatch|BlocksRuntime", line)], ldd.stdout
     assert not [line for line in lines if re.search(r"libpcre2|libsqlite3", line)], ldd.stdout
-    unexpected = [line for line in lines if not SYSTEM_LIBRARIES.match(os.path.basename(line.split()[0]))]
+    # Z3, the access model's solver, comes in the archive's lib/ (the binary's RUNPATH is $ORIGIN/lib).
+    bundled = [line for line in lines if line.startswith("libz3.so")]
+    assert bundled and all(f"=> /opt/rules-release/{top}/lib/" in line for line in bundled), ldd.stdout
+    unexpected = [line for line in lines if not SYSTEM_LIBRARIES.match(os.path.basename(line.split()[0])) and line not in bundled]
     assert unexpected == [], ldd.stdout
+
+    # The solver runs there: rules access proves and finds cells on the real file.
+    access = in_root(root, f"cd /work && exec {binary} access --format json firechat/rules.json")
+    assert access.returncode == 0, access.stderr
+    model = json.loads(access.stdout)
+    assert model["solver"]["checks"] > 0 and {c["verdict"] for c in model["cells"]} & {"allowed", "never"}, access.stdout[:2000]
 
     # The archive's NEEDED.txt names what the binary loads (ldd adds the loader and the vDSO).
     needed = open(os.path.join(opt, top, "NEEDED.txt")).read().split()
