@@ -47,6 +47,7 @@ def main():
     parser.add_argument("--rules", default=os.path.join(here, "..", ".build", "debug", "rules"))
     parser.add_argument("--data", default=os.path.join(here, "..", "Tests", "Data", "judged-diffs"))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--no-solver", action="store_true", help="score the bounded search alone (rules diff --no-solver)")
     args = parser.parse_args()
     if not os.access(args.rules, os.X_OK):
         sys.exit(f"error: {args.rules} is not an executable `rules` (build it, or pass --rules)")
@@ -58,7 +59,7 @@ def main():
         if not os.path.isfile(jpath):
             continue
         judgement = json.load(open(jpath))
-        out = subprocess.run([args.rules, "diff", "--format", "json", "--allow-loosening",
+        out = subprocess.run([args.rules, "diff", "--format", "json", "--allow-loosening", *(["--no-solver"] if args.no_solver else []),
                               os.path.join(folder, "old.rules.json"), os.path.join(folder, "new.rules.json")],
                              capture_output=True, text=True)
         if out.returncode != 0:

@@ -22,7 +22,19 @@ package final class AccessSolver {
     }
 
     /// Answers `question`; `replay` runs a witness through the engine and tells whether it was allowed.
+    ///
+    /// The proof is asked first: most cells nobody may act on are then settled by one check.
     package func ask(_ question: AccessQuestion, replay: (SolverWitness) -> Bool) -> AccessAnswer {
+        checks += 1
+        let proof = QuestionEncoding(smt: smt, question: question, mode: .prove)
+        var proofReason: String?
+        switch smt.check(proof.constraints, milliseconds: milliseconds) {
+        case .unsat: return .never
+        case .sat: break
+        case .unknown(let reason):
+            if reason.contains("time") { timeouts += 1 }
+            proofReason = reason
+        }
         let found = QuestionEncoding(smt: smt, question: question, mode: .find)
         var constraints = found.constraints
         var refused = 0
@@ -39,23 +51,12 @@ package final class AccessSolver {
                 break
             case .unknown(let reason):
                 if reason.contains("time") { timeouts += 1 }
+                if proofReason == nil { proofReason = reason }
             }
             break
         }
-        checks += 1
-        let proof = QuestionEncoding(smt: smt, question: question, mode: .prove)
-        switch smt.check(proof.constraints, milliseconds: milliseconds) {
-        case .unsat:
-            return .never
-        case .sat:
-            return .unknown(
-                refused > 0
-                    ? "the engine denied the \(refused) request\(refused == 1 ? "" : "s") the solver found, and no other was found"
-                    : "the solver found a request only where its encoding is wider than the rules")
-        case .unknown(let reason):
-            if reason.contains("time") { timeouts += 1 }
-            return .unknown(reason)
-        }
+        if refused > 0 { return .unknown("the engine denied the \(refused) request\(refused == 1 ? "" : "s") the solver found, and no other was found") }
+        return .unknown(proofReason ?? "the solver found a request only where its encoding is wider than the rules")
     }
 }
 

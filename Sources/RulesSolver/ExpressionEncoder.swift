@@ -240,8 +240,15 @@ struct ExpressionEncoder {
             return s.split(separator: "/", omittingEmptySubsequences: false).map { smt.string(String($0)) }
         }
         let s = stringArgument(e, guarded: g)
-        if world.mode == .find { narrow(g, smt.inRegex(s, smt.reWithout("/"))) }
+        if world.mode == .find { narrow(g, smt.inRegex(s, smt.reWithout("/"))) } else if !isKey(e) { world.mayHoldSlash.insert(s) }
         return [s]
+    }
+
+    /// A `$wildcard` or `auth.uid`: a key, which holds no `/`.
+    private func isKey(_ e: Expression) -> Bool {
+        if case .wildcard? = checked.resolution(of: e) { return true }
+        if case .member(let o, "uid", _) = e.kind, checked.resolution(of: o) == .auth { return true }
+        return false
     }
 
     // MARK: - Operators

@@ -39,7 +39,29 @@ final class SymbolicWorld {
             parts.append(smt.string("/"))
             parts.append(s)
         }
-        return smt.concat(parts)
+        let path = smt.concat(parts)
+        if segmentsOf[path] == nil { segmentsOf[path] = segments }
+        return path
+    }
+
+    /// The keys each joined path was made of.
+    private var segmentsOf: [Term: [Term]] = [:]
+    /// Computed keys that may hold a `/` (a `child()` argument read from data, in `prove` mode):
+    /// such a key may stand for several keys.
+    var mayHoldSlash: Set<Term> = []
+
+    /// Whether two paths can be neither equal nor one below the other, seen from their keys: a
+    /// pair of different literal keys at the same place, with no key before it that may hold a
+    /// `/`. The constraints between such paths are left out (they would all be vacuous).
+    private func unrelated(_ p: Term, _ q: Term) -> Bool {
+        guard let a = segmentsOf[p], let b = segmentsOf[q] else { return false }
+        for (x, y) in zip(a, b) {
+            if mayHoldSlash.contains(x) || mayHoldSlash.contains(y) { return false }
+            if Z3_is_string(smt.ctx, x), Z3_is_string(smt.ctx, y) {
+                if x != y { return true }
+            }
+        }
+        return false
     }
 
     private func name(_ tree: Tree, _ path: Term) -> String {
@@ -78,12 +100,34 @@ final class SymbolicWorld {
 
     /// A key a path may hold: not empty, at most 768 bytes, of ``keyCharacter``s.
     func validKey(_ s: Term) -> Term {
-        smt.and(smt.inRegex(s, smt.rePlus(keyCharacter)), smt.intLE(smt.lengthInt(s), smt.int(768)))
+        keys.insert(s)
+        return smt.and(smt.inRegex(s, smt.rePlus(keyCharacter)), smt.intLE(smt.lengthInt(s), smt.int(768)))
     }
 
-    /// A path whose every key is valid.
+    /// Terms constrained to be keys (``validKey(_:)``).
+    private var keys: Set<Term> = []
+
+    /// A path whose every key is valid: decided here when its keys are literals or known keys,
+    /// else a regular membership of the whole path.
     private func validPath(_ p: Term) -> Term {
-        smt.inRegex(p, smt.reStar(smt.reConcat([smt.reLiteral("/"), smt.rePlus(keyCharacter)])))
+        if let segments = segmentsOf[p] {
+            var decided = true
+            for k in segments where !keys.contains(k) {
+                guard Z3_is_string(smt.ctx, k), let text = smt.stringValue(k) else {
+                    decided = false
+                    break
+                }
+                if !Self.isKey(text) { return smt.false }
+            }
+            if decided { return smt.true }
+        }
+        return smt.inRegex(p, smt.reStar(smt.reConcat([smt.reLiteral("/"), smt.rePlus(keyCharacter)])))
+    }
+
+    /// Whether a literal is a key: not empty, at most 768 bytes, none of `. # $ [ ] /` nor control
+    /// characters.
+    static func isKey(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 768 && !s.unicodeScalars.contains { ".#$[]/".unicodeScalars.contains($0) || $0.value < 0x20 || $0.value == 0x7F }
     }
 
     /// `q` is strictly below `p`.
@@ -107,7 +151,7 @@ final class SymbolicWorld {
             for (i, p) in paths.enumerated() {
                 let v = value(tree, p)
                 out.append(smt.implies(smt.not(validPath(p)), smt.isNull(v)))
-                for (j, q) in paths.enumerated() where j != i {
+                for (j, q) in paths.enumerated() where j != i && !unrelated(p, q) {
                     // Equal paths hold equal values; a node below a leaf or a missing node does
                     // not exist.
                     if j > i { out.append(smt.implies(smt.eq(p, q), smt.eq(v, value(tree, q)))) }
@@ -116,7 +160,7 @@ final class SymbolicWorld {
                 if mode == .find {
                     // An object has a child among the paths looked at, so that the witness needs
                     // no invented child.
-                    let children = paths.indices.filter { $0 != i }.map { j in smt.and(below(paths[j], p), smt.not(smt.isNull(value(tree, paths[j])))) }
+                    let children = paths.indices.filter { $0 != i && !unrelated(p, paths[$0]) }.map { j in smt.and(below(paths[j], p), smt.not(smt.isNull(value(tree, paths[j])))) }
                     out.append(smt.implies(smt.isObj(v), smt.or(children)))
                 }
             }
