@@ -132,7 +132,34 @@ final class SymbolicWorld {
 
     /// `q` is strictly below `p`.
     private func below(_ q: Term, _ p: Term) -> Term {
-        smt.prefix(smt.concat([p, smt.string("/")]), of: q)
+        if let (a, b) = keysOfBoth(p, q) {
+            guard b.count > a.count else { return smt.false }
+            return smt.and(zip(a, b).map { smt.eq($0, $1) })
+        }
+        return smt.prefix(smt.concat([p, smt.string("/")]), of: q)
+    }
+
+    /// `p` and `q` are the same path: key by key when both are made of keys without `/`.
+    private func same(_ p: Term, _ q: Term) -> Term {
+        if let (a, b) = keysOfBoth(p, q) {
+            guard a.count == b.count else { return smt.false }
+            return smt.and(zip(a, b).map { smt.eq($0, $1) })
+        }
+        return smt.eq(p, q)
+    }
+
+    /// The keys of two paths when neither may hold a `/` in a key (so that comparing the paths
+    /// is comparing their keys one by one).
+    private func keysOfBoth(_ p: Term, _ q: Term) -> ([Term], [Term])? {
+        guard let a = segmentsOf[p], let b = segmentsOf[q] else { return nil }
+        func plain(_ k: Term) -> Bool {
+            if mayHoldSlash.contains(k) { return false }
+            if keys.contains(k) { return true }
+            guard Z3_is_string(smt.ctx, k), let text = smt.stringValue(k) else { return false }
+            return !text.contains("/")
+        }
+        guard a.allSatisfy(plain), b.allSatisfy(plain) else { return nil }
+        return (a, b)
     }
 
     /// The constraints that make the two functions trees and relate them through the operation.
@@ -154,7 +181,7 @@ final class SymbolicWorld {
                 for (j, q) in paths.enumerated() where j != i && !unrelated(p, q) {
                     // Equal paths hold equal values; a node below a leaf or a missing node does
                     // not exist.
-                    if j > i { out.append(smt.implies(smt.eq(p, q), smt.eq(v, value(tree, q)))) }
+                    if j > i { out.append(smt.implies(same(p, q), smt.eq(v, value(tree, q)))) }
                     out.append(smt.implies(smt.and(below(q, p), smt.not(smt.isNull(value(tree, q)))), smt.isObj(v)))
                 }
                 if mode == .find {
@@ -193,7 +220,7 @@ final class SymbolicWorld {
                 out.append(smt.eq(a, b))
                 continue
             }
-            let written = smt.or(smt.eq(p, w), below(p, w))
+            let written = smt.or(same(p, w), below(p, w))
             let ancestor = below(w, p)
             let aw = value(.after, w)
             if deletes { out.append(smt.implies(written, smt.isNull(a))) }
