@@ -89,7 +89,7 @@ struct OracleCell: Sendable, CustomTestStringConvertible {
     static func model(_ inner: String, solver: Bool) throws -> AccessModel {
         let file = SourceFile(path: "oracle.json", text: "{\"rules\": {\(inner)}}")
         let rules = try Ruleset(file: file)
-        return AccessModel.build(rules: rules, tree: rules.compiled.tree, solver: solver ? .init(milliseconds: 5000, seconds: 60) : nil)
+        return AccessModel.build(rules: rules, tree: rules.compiled.tree, solver: solver ? .init(milliseconds: 30000, seconds: 900) : nil)
     }
 
     static func cell(_ model: AccessModel, _ c: OracleCell) -> AccessCell? {
