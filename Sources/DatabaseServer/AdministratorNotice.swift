@@ -19,9 +19,9 @@ package struct AdministratorNotice: Sendable, Equatable {
     /// Whether the server listens on an address other machines (or containers) may reach.
     package var exposed: Bool { !HostPolicy.isLoopbackAddress(host) }
 
-    /// The banner's lines. A request without a `Host` header (HTTP/1.0) is judged by its
-    /// other headers alone, as a program on this machine is: the warning says so. (each indented as the banner's other entries), the warning last when
-    /// the server listens beyond loopback.
+    /// The banner's lines, indented as its other entries, with the warning last when the server
+    /// listens beyond loopback. A request without a `Host` header (HTTP/1.0) is judged by its
+    /// other headers alone, as a program on this machine is: the warning says so.
     package var lines: [String] {
         let names = HostPolicy(allowedNames: allowedHosts).allowedNames.sorted()
         let loopback = ["localhost", "127.0.0.1", "[::1]"].map { "http://\($0):\(port)" }.joined(separator: ", ")
