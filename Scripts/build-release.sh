@@ -67,6 +67,16 @@ Linux)
     done
     pcre_pc=$(pkg-config --path libpcre2-8)
     sed "s|^libdir=.*|libdir=$static_dir|" "$pcre_pc" >"$pc_dir/libpcre2-8.pc"
+    # Z3 stays shared, but its pkg-config file must not put the system's library directory on the
+    # link line (where -lpcre2-8 and -lsqlite3 would then find the shared libraries): a copy whose
+    # library directories hold libz3.so alone.
+    z3_pc=$(pkg-config --path z3 2>/dev/null || true)
+    [ -n "$z3_pc" ] || fail "pkg-config does not know z3: install libz3-dev (apt-get install libz3-dev)"
+    z3_dir="$scratch/z3-lib"
+    rm -rf "$z3_dir"
+    mkdir -p "$z3_dir"
+    ln -s "$(pkg-config --variable=libdir z3)/libz3.so" "$z3_dir/libz3.so"
+    sed -e "s|^libdir=.*|libdir=$z3_dir|" -e "s|^sharedlibdir=.*|sharedlibdir=$z3_dir|" "$z3_pc" >"$pc_dir/z3.pc"
     export PKG_CONFIG_PATH="$pc_dir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
     # Z3 (the access model's solver) has no static archive in Debian: libz3.so.4 travels in the
     # archive's lib/, found through the binary's RUNPATH ($ORIGIN/lib).
@@ -107,6 +117,11 @@ if [ "$os" = linux ]; then
     if grep -q '^libswift\|^libFoundation\|^lib_Foundation\|^libdispatch\|^libBlocksRuntime' <<<"$needed"; then
         fail "the binary still needs the Swift runtime's shared libraries:"$'\n'"$needed"
     fi
+    for lib in libpcre2-8 libsqlite3; do
+        if [ -e "$static_dir/$lib.a" ] && grep -q "^$lib\.so" <<<"$needed"; then
+            fail "$lib was linked dynamically although $static_dir/$lib.a is there: a directory on the link line holds the shared library"
+        fi
+    done
     # Z3 beside the binary, with its licence.
     z3=$(ldd "$stage/rules" | awk '$1 ~ /^libz3\.so/ { print $3 }')
     [ -n "$z3" ] && [ -f "$z3" ] || fail "the binary does not load libz3 from the system: install libz3-dev"
