@@ -54,7 +54,7 @@ def run_action(tmp_path, inputs, workspace):
         output_file = tmp_path / f"output-{index}"
         output_file.touch()
         env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "GITHUB_OUTPUT": str(output_file),
-               "GITHUB_PATH": str(path_file), "TMPDIR": str(temp)}
+               "GITHUB_PATH": str(path_file), "GITHUB_WORKSPACE": str(workspace), "TMPDIR": str(temp)}
         env.update({key: evaluate(value) for key, value in step.get("env", {}).items()})
         cwd = workspace / evaluate(step.get("working-directory", "."))
         result = subprocess.run(["bash", "--noprofile", "--norc", "-e", "-o", "pipefail", "-c", step["run"]],
