@@ -13,6 +13,8 @@ package final class AccessSolver {
     package var milliseconds: UInt32
     /// Models replayed per question before the answer is `unknown`.
     package var attempts = 3
+    /// When set, no check runs past it: a question asked later is `unknown`.
+    package var deadline: ContinuousClock.Instant?
     /// Checks made, and checks that ran out of time.
     package private(set) var checks = 0
     package private(set) var timeouts = 0
@@ -33,6 +35,10 @@ package final class AccessSolver {
         var noneToFind = false
         var reason: String?
         func look(_ ms: UInt32) -> SolverWitness? {
+            guard let ms = limit(ms) else {
+                reason = reason ?? Self.outOfBudget
+                return nil
+            }
             checks += 1
             switch smt.check(constraints, milliseconds: ms) {
             case .sat(let model):
@@ -49,8 +55,9 @@ package final class AccessSolver {
             return nil
         }
         if let w = look(max(1, milliseconds / 4)) { return .witness(w) }
+        guard let proofTime = limit(milliseconds) else { return .unknown(reason ?? Self.outOfBudget) }
         checks += 1
-        switch smt.check(QuestionEncoding(smt: smt, question: question, mode: .prove).constraints, milliseconds: milliseconds) {
+        switch smt.check(QuestionEncoding(smt: smt, question: question, mode: .prove).constraints, milliseconds: proofTime) {
         case .unsat: return .never
         case .sat: break
         case .unknown(let r):
@@ -68,6 +75,17 @@ package final class AccessSolver {
 }
 
 extension AccessSolver {
+    package static let outOfBudget = "the file's time budget for the solver ran out"
+
+    /// `ms`, or less so as to end by the deadline; nil past it.
+    private func limit(_ ms: UInt32) -> UInt32? {
+        guard let deadline else { return ms }
+        let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
+        let left = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        guard left >= 1 else { return nil }
+        return UInt32(min(Int64(ms), left))
+    }
+
     /// Whether `question` is satisfiable in `mode` (nil when the solver cannot tell in time): for
     /// testing the encoding against the engine on questions whose every unknown is given.
     package func isSatisfiable(_ question: AccessQuestion, mode: SolverMode) -> Bool? {

@@ -12,31 +12,27 @@ struct AccessSolverCells {
     private let tree: RuleNode
     private let ownerWildcards: Set<String>
     private let deadline: ContinuousClock.Instant
-    private let milliseconds: UInt32
     private(set) var unknown = 0
     var checks: Int { solver.checks }
 
     init(budget: AccessModel.SolverBudget, tree: RuleNode, ownerWildcards: Set<String>) {
         solver = AccessSolver(milliseconds: budget.milliseconds)
-        milliseconds = budget.milliseconds
         self.tree = tree
         self.ownerWildcards = ownerWildcards
         deadline = ContinuousClock.now + .milliseconds(Int64(budget.seconds * 1000))
+        // No check runs past the file's budget.
+        solver.deadline = deadline
     }
 
     mutating func decide(
         _ location: AccessLocation, _ principal: AccessPrincipal, _ operation: AccessOperation, runner: inout AccessRunner
     ) -> AccessCell {
         var cell = AccessCell(location: location, principal: principal, operation: operation, verdict: .never, decidedBy: nil)
-        let left = ContinuousClock.now.duration(to: deadline)
-        guard left > .milliseconds(1) else {
+        guard ContinuousClock.now < deadline else {
             unknown += 1
-            cell.verdict = .unknown("the file's time budget for the solver ran out")
+            cell.verdict = .unknown(AccessSolver.outOfBudget)
             return cell
         }
-        // No check runs past the file's budget.
-        let (seconds, attoseconds) = left.components
-        solver.milliseconds = UInt32(max(1, min(Int64(milliseconds), seconds * 1000 + attoseconds / 1_000_000_000_000_000)))
         var reasons: [String] = []
         for question in questions(location, principal, operation) {
             var decidedBy: RuleReference?
