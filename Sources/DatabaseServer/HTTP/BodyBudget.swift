@@ -5,31 +5,9 @@ import Synchronization
 /// `Content-Length`, or piece by piece as the body arrives) before the body is read; when what
 /// is left is not enough it is refused with 503 and `Retry-After`, and its body is not buffered.
 /// The reservation is given back when the request's response is made.
-package final class BodyBudget: Sendable {
-    /// The bytes all bodies in flight may take together.
-    package let total: Int
-    private let used = Mutex(0)
+package typealias BodyBudget = ByteTotal
 
-    /// A budget of `total` bytes.
-    package init(total: Int) { self.total = total }
-
-    /// The bytes reserved now.
-    package var inUse: Int { used.withLock { $0 } }
-
-    /// Reserves `bytes`, or returns false (reserving nothing) when that would go over the total.
-    func reserve(_ bytes: Int) -> Bool {
-        used.withLock { used in
-            guard bytes <= total - used else { return false }
-            used += bytes
-            return true
-        }
-    }
-
-    /// Gives back what ``reserve(_:)`` took.
-    func release(_ bytes: Int) {
-        used.withLock { $0 -= bytes }
-    }
-
+extension ByteTotal {
     /// The reservations of one request, given back together by ``Lease/end()``.
     final class Lease: Sendable {
         let budget: BodyBudget

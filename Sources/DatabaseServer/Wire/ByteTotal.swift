@@ -1,6 +1,7 @@
 import Synchronization
 
-/// Bytes of one kind that every realtime session holds together, against a server-wide total
+/// Bytes of one kind held across the server against a total: request bodies in flight
+/// (``BodyBudget``), and what every realtime session holds together
 /// (the bounds and names of query listens, ``ServerLimits/maxListenQueryBytesTotal``; the
 /// messages of queued onDisconnect operations, ``ServerLimits/maxOnDisconnectBytesTotal``).
 /// A session reserves what it is about to keep, and gives it back when it lets it go: on an
