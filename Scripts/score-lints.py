@@ -11,7 +11,7 @@ each file and reports, per file and in total:
 - noise: security findings that report no judged hole (those on a spot judged fine are counted
   apart).
 
-Usage: python3 Scripts/score-lints.py [--rules PATH] [--data DIR] [--json]
+Usage: python3 Scripts/score-lints.py [--rules PATH] [--data DIR] [--json] [--no-solver]
 """
 import argparse
 import json
@@ -74,6 +74,7 @@ def main():
     parser.add_argument("--rules", default=os.path.join(here, "..", ".build", "debug", "rules"))
     parser.add_argument("--data", default=os.path.join(here, "..", "Tests", "Data", "judged"))
     parser.add_argument("--json", action="store_true", help="print the score as JSON")
+    parser.add_argument("--no-solver", action="store_true", help="run rules check with the search alone (--no-solver)")
     args = parser.parse_args()
     if not os.access(args.rules, os.X_OK):
         sys.exit(f"error: {args.rules} is not an executable `rules` (build it, or pass --rules)")
@@ -86,7 +87,7 @@ def main():
             continue
         judgement = json.load(open(judgement_path))
         rules_file = next(f for f in sorted(os.listdir(folder)) if f.endswith(".json") and f != "judgement.json")
-        out = subprocess.run([args.rules, "check", "--no-config", "--format", "json", os.path.join(folder, rules_file)],
+        out = subprocess.run([args.rules, "check", "--no-config", "--format", "json"] + (["--no-solver"] if args.no_solver else []) + [os.path.join(folder, rules_file)],
                              capture_output=True, text=True)
         if out.returncode not in (0, 1):
             sys.exit(f"error: rules check failed on {name}: {out.stderr.strip()}")

@@ -88,6 +88,9 @@ package struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("watch-runs"), help: ArgumentHelp("With --watch, stop after this many runs.", valueName: "n"))
     package var watchRuns: Int?
 
+    @OptionGroup(title: "The solver (the access model's cells that the security lints read)")
+    package var solver: SolverOptions
+
     package init() {}
 
     package func validate() throws {
@@ -153,14 +156,23 @@ package struct CheckCommand: ParsableCommand {
 
     /// The lint configuration: the project's levels with `--enable` and `--disable` applied.
     func lintConfiguration(_ config: ProjectConfiguration?) throws -> LintConfiguration {
-        try LintConfiguration.from(enable: enabled, disable: disabled, base: config?.lintConfiguration() ?? .default)
+        var c = try LintConfiguration.from(enable: enabled, disable: disabled, base: config?.lintConfiguration() ?? .default)
+        c.solver = solver.budget(milliseconds: Self.solverMilliseconds, seconds: Self.solverSeconds, threatsOnly: true)
+        return c
     }
+
+    /// The solver's default budget in `rules check`: per satisfiability check, and per file.
+    package static let solverMilliseconds: UInt32 = 250
+    package static let solverSeconds = 2.0
 
     /// Checks the files, with the baseline, `--strict` and `--quiet` applied.
     func checkAll(_ files: [String], config: ProjectConfiguration?, lints lintConfiguration: LintConfiguration) -> [FileDiagnostics] {
         let baseline = self.baseline ?? config?.baseline
-        var results = files.map { path in
-            path == "-" ? Self.checkStandardInput(named: stdinFilename ?? "<stdin>", lints: lintConfiguration) : Self.check(path, lints: lintConfiguration)
+        let progress = CheckProgressLine()
+        var results = files.enumerated().map { index, path in
+            progress.begin(path == "-" ? stdinFilename ?? "<stdin>" : path, index: index, count: files.count)
+            defer { progress.end() }
+            return path == "-" ? Self.checkStandardInput(named: stdinFilename ?? "<stdin>", lints: lintConfiguration) : Self.check(path, lints: lintConfiguration)
         }
         if let baseline {
             let accepted: LintBaseline
@@ -227,6 +239,9 @@ package struct CheckCommand: ParsableCommand {
             Self.write(DiagnosticReporter(terminal: .plain, sourceRoot: root, documentationBase: docs).report(results, format: extra), to: path)
         }
         if let witnessSpec { WitnessSpecWriter.write(results, to: witnessSpec) }
+        for f in results where f.unknownCells > 0 {
+            FileHandle.standardError.write(Data("rules check: \(f.path): \(f.unknownCells) of the access model's questions are unknown within the solver's budget (--solver-budget, --solver-timeout); the security lints may miss findings there\n".utf8))
+        }
         var status = Self.exitCode(results)
         let warnings = results.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .warning }.count }
         if status == 0, let maxWarnings, warnings > maxWarnings {
@@ -318,9 +333,10 @@ package struct CheckCommand: ParsableCommand {
             out.lintsSkipped = true
             return out
         }
-        let found = LintRun.findings(result, file: file, configuration: lints)
-        var out = FileDiagnostics(file: file, path: path, diagnostics: merge(result.diagnostics, found.map(\.diagnostic)))
-        out.lints = found
+        let outcome = LintRun.run(result, file: file, configuration: lints)
+        var out = FileDiagnostics(file: file, path: path, diagnostics: merge(result.diagnostics, outcome.findings.map(\.diagnostic)))
+        out.lints = outcome.findings
+        out.unknownCells = outcome.unknownCells
         return out
     }
 
@@ -332,6 +348,7 @@ package struct CheckCommand: ParsableCommand {
         var out = FileDiagnostics(file: f.file, path: f.path, diagnostics: merge(nonLint, kept.map(\.diagnostic)), readError: f.readError)
         out.lints = kept
         out.lintsSkipped = f.lintsSkipped
+        out.unknownCells = f.unknownCells
         return out
     }
 
@@ -346,6 +363,7 @@ package struct CheckCommand: ParsableCommand {
             }, readError: f.readError)
         out.lints = f.lints
         out.lintsSkipped = f.lintsSkipped
+        out.unknownCells = f.unknownCells
         return out
     }
 

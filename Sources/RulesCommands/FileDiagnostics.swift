@@ -14,6 +14,8 @@ package struct FileDiagnostics: Sendable {
     package let readError: String?
     /// The lint findings among ``diagnostics``, for baselines.
     package var lints: [LintFinding] = []
+    /// The access model's cells the solver left unknown within its budget.
+    package var unknownCells = 0
     /// Set when lints were asked for but not run because the file has errors.
     package var lintsSkipped = false
 

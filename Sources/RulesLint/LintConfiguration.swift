@@ -9,6 +9,10 @@ public struct LintConfiguration: Sendable, Hashable {
     /// Lints reported with another severity than warning: `.error` makes a finding fail the check.
     public var severities: [LintCode: Severity] = [:]
 
+    /// What the solver may spend deciding the access model's cells that the lints read; nil:
+    /// the bounded search alone (see `docs/lints.md`, "The solver in `rules check`").
+    package var solver: AccessModel.SolverBudget?
+
     /// Creates a configuration with exactly these lints, all reported as warnings.
     public init(enabled: Set<LintCode>) { self.enabled = enabled }
 

@@ -19,6 +19,8 @@ public struct LintFinding: Sendable, Hashable {
     public var related: [LintRelated] = []
     /// Whether the witness search ran for this finding (and found nothing when ``witness`` is nil).
     package var witnessSearched = false
+    /// Whether the access model widened a static lint to it (``ModelWidenedLint``).
+    package var widened = false
 
     /// Creates a finding.
     package init(code: LintCode, message: String, range: SourceRange, anchor: String, witnessCandidates: [LintWitness] = []) {

@@ -25,7 +25,13 @@ package enum Linter {
         // authorization-in-validate (the delete); the takeover is the same cause.
         let authorization = Set(findings.filter { $0.code == .authorizationInValidate }.map { Key(code: .ownershipTakeover, start: $0.diagnostic.range.start, end: $0.diagnostic.range.end) })
         findings.removeAll { $0.code == .ownershipTakeover && authorization.contains(Key(code: $0.code, start: $0.diagnostic.range.start, end: $0.diagnostic.range.end)) }
-        if let modelled {
+        if var modelled {
+            // A rule that `public-read` or `public-write` reports only with the model is reported
+            // by them where no other finding names it: the other says more of the same cause.
+            let named = (findings + modelled).filter { !$0.widened }.map(\.diagnostic.range)
+            modelled.removeAll { w in
+                w.widened && named.contains { w.diagnostic.range.start <= $0.start && $0.end <= w.diagnostic.range.end }
+            }
             // A rule anyone may use to write is one cause, reported as public-write: the takeovers
             // and wipes it allows are what that finding says.
             let publicWrites = findings.filter { $0.code == .publicWrite }.map(\.diagnostic.range)

@@ -39,6 +39,9 @@ package enum Lints {
     /// The lints decided on the access model, in registry order.
     package static let modelLints: [any ModelLint.Type] = all.compactMap { $0 as? any ModelLint.Type }
 
+    /// The static lints whose finding the access model also shows where their static check cannot.
+    package static let modelWidenedLints: [any ModelWidenedLint.Type] = all.compactMap { $0 as? any ModelWidenedLint.Type }
+
     /// The lints' entries of the diagnostic catalog, in registry order.
     package static let catalogEntries: [DiagnosticCatalog.Entry] = all.map { $0.catalogEntry }
 }

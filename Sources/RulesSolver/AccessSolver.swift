@@ -15,6 +15,11 @@ package final class AccessSolver {
     package var attempts = 3
     /// When set, no check runs past it: a question asked later is `unknown`.
     package var deadline: ContinuousClock.Instant?
+    /// When set, the work all checks may do, in Z3's resource count (``SMT/workPerMillisecond``):
+    /// past it a question is `unknown`. Unlike ``deadline``, the same on any machine and under any load.
+    package var workLimit: UInt64?
+    /// The work of every check so far.
+    package var work: UInt64 { smt.work }
     /// Checks made, and checks that ran out of time.
     package private(set) var checks = 0
     package private(set) var timeouts = 0
@@ -77,14 +82,23 @@ package final class AccessSolver {
 extension AccessSolver {
     package static let outOfBudget = "the file's time budget for the solver ran out"
 
-    /// `ms`, or less so as to end by the deadline; nil past it.
+    /// `ms`, or less so as to end by the deadline and within the work limit; nil past either.
     private func limit(_ ms: UInt32) -> UInt32? {
+        var ms = ms
+        if let workLimit {
+            let left = workLimit > smt.work ? (workLimit - smt.work) / SMT.workPerMillisecond : 0
+            guard left >= 1 else { return nil }
+            ms = UInt32(min(UInt64(ms), left))
+        }
         guard let deadline else { return ms }
         let (seconds, attoseconds) = ContinuousClock.now.duration(to: deadline).components
         let left = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         guard left >= 1 else { return nil }
         return UInt32(min(Int64(ms), left))
     }
+
+    /// Whether the file's work limit or deadline has passed.
+    package var exhausted: Bool { limit(1) == nil }
 
     /// Whether `question` is satisfiable in `mode` (nil when the solver cannot tell in time): for
     /// testing the encoding against the engine on questions whose every unknown is given.

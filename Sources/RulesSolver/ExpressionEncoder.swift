@@ -319,6 +319,7 @@ struct ExpressionEncoder {
     /// A string operand of `+` as text: itself, or a number's decimal text (exact in `find` mode
     /// for integers, free otherwise).
     private mutating func textOf(_ v: Term, guarded g: Term) -> Term {
+        if smt.literal(smt.isStr(v)) == true { return smt.strOf(v) }
         let free = freeString()
         if world.mode == .find {
             let n = smt.numOf(v)

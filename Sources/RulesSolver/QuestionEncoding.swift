@@ -78,9 +78,10 @@ struct QuestionEncoding {
         if let name = question.unnamed {
             for p in world.beforePaths {
                 let v = world.value(.before, p)
-                let named = smt.reConcat([smt.reAll, smt.reLiteral("/" + name + "/"), smt.reAll])
-                all.append(smt.implies(smt.not(smt.isNull(v)), smt.not(smt.inRegex(smt.concat([p, smt.string("/")]), named))))
-                all.append(smt.not(smt.eq(v, smt.vstr(smt.string(name)))))
+                // Not in a key, nor in a composite key (`mallory|alice|doc`), nor in a value.
+                let named = smt.reConcat([smt.reAll, smt.reLiteral(name), smt.reAll])
+                all.append(smt.implies(smt.not(smt.isNull(v)), smt.not(smt.inRegex(p, named))))
+                all.append(smt.implies(smt.isStr(v), smt.not(smt.inRegex(smt.strOf(v), named))))
             }
         }
         constraints = all + world.constraints

@@ -188,9 +188,31 @@ package final class SMT {
         if let c = constant(t) { return bool(!c) }
         return Z3_mk_not(ctx, t)
     }
-    func implies(_ a: Term, _ b: Term) -> Term { Z3_mk_implies(ctx, a, b) }
-    func eq(_ a: Term, _ b: Term) -> Term { Z3_mk_eq(ctx, a, b) }
-    func ite(_ c: Term, _ a: Term, _ b: Term) -> Term { Z3_mk_ite(ctx, c, a, b) }
+    // Implications, equalities and conditionals whose answer is known as they are made are
+    // folded, so that an operand's type known from its constructor prunes the branches of the
+    // other types (a string literal's number branch of `+` brings no string conversion along).
+    func implies(_ a: Term, _ b: Term) -> Term {
+        switch (constant(a), constant(b)) {
+        case (false?, _), (_, true?): return self.true
+        case (true?, _): return b
+        default: return Z3_mk_implies(ctx, a, b)
+        }
+    }
+    func eq(_ a: Term, _ b: Term) -> Term {
+        if Z3_is_eq_ast(ctx, a, b) { return self.true }
+        if Z3_is_string(ctx, a), Z3_is_string(ctx, b) { return self.false }
+        if let x = constructor(of: a), let y = constructor(of: b), !Z3_is_eq_func_decl(ctx, x, y) { return self.false }
+        return Z3_mk_eq(ctx, a, b)
+    }
+    func ite(_ c: Term, _ a: Term, _ b: Term) -> Term {
+        switch constant(c) {
+        case true?: return a
+        case false?: return b
+        case nil: return Z3_is_eq_ast(ctx, a, b) ? a : Z3_mk_ite(ctx, c, a, b)
+        }
+    }
+    /// Whether `t` is the literal `true` (or `false`), nil when it is not a literal.
+    func literal(_ t: Term) -> Bool? { constant(t) }
 
     // MARK: - Numbers
 
@@ -283,24 +305,39 @@ package final class SMT {
         case unknown(String)
     }
 
-    /// Checks `constraints` within `milliseconds`.
+    /// Z3's resource count (its `rlimit`) for a millisecond of solving, as measured on a 2-core
+    /// machine (about 700,000 for a second): a check's time is given as that much work, so that
+    /// a check gives the same answer on any machine and under any load.
+    package static let workPerMillisecond: UInt64 = 700
+    /// The work of every check made so far, in Z3's resource count.
+    package private(set) var work: UInt64 = 0
+
+    /// Checks `constraints` within `milliseconds` of work (``workPerMillisecond``); the time
+    /// itself may be four times that before the check is stopped, on a slow or busy machine.
     func check(_ constraints: [Term], milliseconds: UInt32) -> Outcome {
         let solver = Z3_mk_solver(ctx)!
         Z3_solver_inc_ref(ctx, solver)
         defer { Z3_solver_dec_ref(ctx, solver) }
         let params = Z3_mk_params(ctx)!
         Z3_params_inc_ref(ctx, params)
-        Z3_params_set_uint(ctx, params, Z3_mk_string_symbol(ctx, "timeout"), milliseconds)
+        let limit = min(UInt64(milliseconds) * Self.workPerMillisecond, UInt64(UInt32.max))
+        Z3_params_set_uint(ctx, params, Z3_mk_string_symbol(ctx, "rlimit"), UInt32(limit))
+        Z3_params_set_uint(ctx, params, Z3_mk_string_symbol(ctx, "timeout"), UInt32(min(UInt64(milliseconds) * 4, UInt64(UInt32.max))))
         Z3_solver_set_params(ctx, solver, params)
         Z3_params_dec_ref(ctx, params)
         for c in mergingMemberships(constraints) { Z3_solver_assert(ctx, solver, c) }
         if Z3_get_error_code(ctx) != Z3_OK {
             return .unknown("the solver refused the encoding (\(String(cString: Z3_get_error_msg(ctx, Z3_get_error_code(ctx)))))")
         }
+        let started = ContinuousClock.now
+        let before = resourceCount(solver)
         let result = Z3_solver_check(ctx, solver)
+        let used = resourceCount(solver)
+        work += used >= before ? used - before : used
         if let dump = Self.dumpDirectory {
+            let elapsed = started.duration(to: .now).components
             Self.dumps += 1
-            let text = String(cString: Z3_solver_to_string(ctx, solver)) + "\n; result \(result.rawValue) \(String(cString: Z3_solver_get_reason_unknown(ctx, solver)))\n"
+            let text = String(cString: Z3_solver_to_string(ctx, solver)) + "\n; result \(result.rawValue) \(String(cString: Z3_solver_get_reason_unknown(ctx, solver))) in \(elapsed.seconds * 1000 + elapsed.attoseconds / 1_000_000_000_000_000) ms of \(milliseconds)\n"
             try? text.write(toFile: "\(dump)/q\(Self.dumps).smt2", atomically: false, encoding: .utf8)
         }
         switch result {
@@ -310,8 +347,20 @@ package final class SMT {
             return .unsat
         default:
             let reason = String(cString: Z3_solver_get_reason_unknown(ctx, solver))
-            return .unknown(reason == "timeout" || reason == "canceled" ? "the solver ran out of time (\(milliseconds) ms)" : "the solver gave up (\(reason))")
+            let outOfTime = reason == "timeout" || reason == "canceled" || reason.contains("resource") || reason.contains("rlimit")
+            return .unknown(outOfTime ? "the solver ran out of time (\(milliseconds) ms)" : "the solver gave up (\(reason))")
         }
+    }
+
+    /// The resource count a check used (Z3's `rlimit count` statistic).
+    private func resourceCount(_ solver: Z3_solver) -> UInt64 {
+        guard let stats = Z3_solver_get_statistics(ctx, solver) else { return 0 }
+        Z3_stats_inc_ref(ctx, stats)
+        defer { Z3_stats_dec_ref(ctx, stats) }
+        for i in 0..<Z3_stats_size(ctx, stats) where String(cString: Z3_stats_get_key(ctx, stats, i)) == "rlimit count" {
+            return Z3_stats_is_uint(ctx, stats, i) ? UInt64(Z3_stats_get_uint_value(ctx, stats, i)) : UInt64(Z3_stats_get_double_value(ctx, stats, i))
+        }
+        return 0
     }
 
     // MARK: - Reading models

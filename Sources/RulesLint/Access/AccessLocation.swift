@@ -32,6 +32,10 @@ package struct AccessLocation: Sendable {
     /// Whether the record's own key is its owner's uid (`/users/$uid`).
     package var isKeyedByOwner: Bool { node.path.last.map { ownerWildcards.contains($0) } ?? false }
 
+    /// Whether reading or writing it reaches many records: the root, a location at depth 1, or a
+    /// location with `$wildcard` children (a collection, itself a record of another or not).
+    package var isLarge: Bool { kind == .collection || node.wildcard != nil || node.path.count <= 1 }
+
     /// The operations that make sense here.
     package var operations: [AccessOperation] {
         switch kind {

@@ -42,15 +42,21 @@ package struct AccessModel: Sendable {
     }
 
     /// What the solver may spend on one file.
-    package struct SolverBudget: Sendable {
+    package struct SolverBudget: Sendable, Hashable {
         /// The time one satisfiability check may take.
         package var milliseconds: UInt32
         /// The time all the file's questions may take; cells past it are `unknown`.
         package var seconds: Double
+        /// Whether only the cells that the security lints read are asked of the solver (what
+        /// anyone signed out or a signed-in stranger may read of a large location or of per-user
+        /// records, write of a large location, replace or delete of a record): `rules check`.
+        /// The other cells keep the search's answer.
+        package var threatsOnly: Bool
 
-        package init(milliseconds: UInt32 = 2000, seconds: Double = 20) {
+        package init(milliseconds: UInt32 = 2000, seconds: Double = 20, threatsOnly: Bool = false) {
             self.milliseconds = milliseconds
             self.seconds = seconds
+            self.threatsOnly = threatsOnly
         }
     }
 }

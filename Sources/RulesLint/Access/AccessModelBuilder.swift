@@ -34,9 +34,13 @@ struct AccessModelBuilder {
         principals += claims.map { .claimant($0) }
         if let budget {
             solver = AccessSolverCells(budget: budget, tree: tree, ownerWildcards: ownerWildcards)
-            if namesUsers { principals.append(.named) }
+            if namesUsers && !budget.threatsOnly { principals.append(.named) }
         }
         var cells: [AccessCell] = []
+        // With `threatsOnly`, the solver's questions wait until the search has decided every
+        // cell, and are asked most telling first, so that a file's budget goes where findings are.
+        var pending: [Int] = []
+        let deferred = budget?.threatsOnly == true
         for location in locations {
             let world = AccessWorld(location, links: privileges + registrations, ownerWildcards: ownerWildcards)
             for operation in location.operations {
@@ -45,8 +49,23 @@ struct AccessModelBuilder {
                     row.append(decide(location, world, principal, operation))
                 }
                 escalate(&row, location, world, operation)
+                if deferred {
+                    for (i, c) in row.enumerated() where !c.verdict.isAllowed && Self.threatens(location, c.principal, operation) {
+                        pending.append(cells.count + i)
+                    }
+                }
                 cells += row
             }
+        }
+        if deferred, var s = solver {
+            let order = pending.enumerated().sorted { a, b in
+                let (x, y) = (Self.priority(cells[a.element]), Self.priority(cells[b.element]))
+                return (x.0, x.1, a.offset) < (y.0, y.1, b.offset)
+            }
+            for (_, i) in order {
+                cells[i] = s.decide(cells[i].location, cells[i].principal, cells[i].operation, runner: &runner)
+            }
+            solver = s
         }
         var model = AccessModel(
             locations: locations, principals: principals, privileges: privileges, uses: uses, cells: cells, decisions: runner.decisions)
@@ -301,8 +320,38 @@ struct AccessModelBuilder {
                 }
             }
         }
-        if solver != nil { return solver!.decide(location, principal, operation, runner: &runner) }
+        if solver != nil, budget?.threatsOnly != true {
+            return solver!.decide(location, principal, operation, runner: &runner)
+        }
         return AccessCell(location: location, principal: principal, operation: operation, verdict: .never, decidedBy: nil)
+    }
+
+    /// The cells the security lints read (see ``AccessModel/SolverBudget/threatsOnly``): what
+    /// anyone signed out or a signed-in stranger may read of a large location or of per-user
+    /// records, write of a large location, and replace or delete of a record.
+    private static func threatens(_ location: AccessLocation, _ principal: AccessPrincipal, _ operation: AccessOperation) -> Bool {
+        guard principal == .anonymous || principal == .stranger else { return false }
+        switch operation {
+        case .read: return location.isKeyedByOwner || (principal == .anonymous && location.isLarge)
+        case .write: return true
+        case .update, .delete: return location.kind == .record
+        case .create: return false
+        }
+    }
+
+    /// The order in which the lints' cells are asked of the solver: what anyone signed out may
+    /// do to a large location, then to a record, then what a stranger may write, then the rest;
+    /// large locations before small ones.
+    private static func priority(_ c: AccessCell) -> (Int, Int) {
+        let rank: Int
+        switch (c.principal == .anonymous, c.location.isLarge, c.operation) {
+        case (true, true, _): rank = 0
+        case (true, false, .update), (true, false, .delete): rank = 1
+        case (false, _, .write): rank = 2
+        case (false, _, .update), (false, _, .delete): rank = 3
+        default: rank = 4
+        }
+        return (rank, c.location.node.path.count)
     }
 
     /// The write by which `uid` signs up in a registration list: his own record there, a value its

@@ -19,16 +19,18 @@ struct AccessSolverCells {
         solver = AccessSolver(milliseconds: budget.milliseconds)
         self.tree = tree
         self.ownerWildcards = ownerWildcards
-        deadline = ContinuousClock.now + .milliseconds(Int64(budget.seconds * 1000))
-        // No check runs past the file's budget.
+        // The file's budget is solver work (the same answers on any machine and under any load),
+        // with four times its time as a ceiling on a slow or busy machine.
+        deadline = ContinuousClock.now + .milliseconds(Int64(budget.seconds * 4000))
         solver.deadline = deadline
+        solver.workLimit = UInt64(budget.seconds * 1000) * SMT.workPerMillisecond
     }
 
     mutating func decide(
         _ location: AccessLocation, _ principal: AccessPrincipal, _ operation: AccessOperation, runner: inout AccessRunner
     ) -> AccessCell {
         var cell = AccessCell(location: location, principal: principal, operation: operation, verdict: .never, decidedBy: nil)
-        guard ContinuousClock.now < deadline else {
+        guard !solver.exhausted else {
             unknown += 1
             cell.verdict = .unknown(AccessSolver.outOfBudget)
             return cell

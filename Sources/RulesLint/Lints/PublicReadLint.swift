@@ -3,7 +3,7 @@ import RulesSyntax
 
 /// `public-read`: a `.read` that is true when auth is null, at the root, at depth 1 or over a
 /// `$wildcard` collection (``CascadeAnalysis/publicGrants``).
-enum PublicReadLint: StaticLint {
+enum PublicReadLint: ModelWidenedLint {
     static let code = LintCode.publicRead
     static let category = LintCategory.security
     static let securitySeverity: Double? = 7.5
@@ -13,5 +13,9 @@ enum PublicReadLint: StaticLint {
 
     static func check(_ context: inout LintContext) -> [LintFinding] {
         context.cascade.publicGrants.filter { $0.kind == .read }.map { PublicWriteLint.finding(code, $0) }
+    }
+
+    static func widen(_ context: inout ThreatContext) -> [LintFinding] {
+        PublicCells.findings(&context, reads: true)
     }
 }

@@ -4,7 +4,7 @@ import RulesSyntax
 /// `public-write`: a `.write` that is true when auth is null, at the root, at depth 1 or over a
 /// `$wildcard` collection (``CascadeAnalysis/publicGrants``). When nothing below validates what
 /// is stored, the finding says so (one finding for one rule) instead of `unvalidated-write`.
-enum PublicWriteLint: StaticLint {
+enum PublicWriteLint: ModelWidenedLint {
     static let code = LintCode.publicWrite
     static let category = LintCategory.security
     static let securitySeverity: Double? = 9.1
@@ -30,5 +30,9 @@ enum PublicWriteLint: StaticLint {
         }
         message += UnvalidatedWriteLint.sameBelow(g.unvalidatedBelow)
         return LintFinding(code: code, message: message, range: g.range, anchor: g.anchor, witnessCandidates: witnesses)
+    }
+
+    static func widen(_ context: inout ThreatContext) -> [LintFinding] {
+        PublicCells.findings(&context, reads: false)
     }
 }
