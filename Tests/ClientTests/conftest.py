@@ -199,3 +199,9 @@ def toolchain_free_path(directory, tools):
         os.symlink(os.path.realpath(found), os.path.join(directory, tool))
     assert shutil.which("swift", path=directory) is None and shutil.which("swiftc", path=directory) is None
     return directory
+
+
+def untimed(report):
+    """A report without its timings (`rules test` prints each test's, "(0.6 ms)"), so that two runs
+    compare equal."""
+    return re.sub(r"\(?\b\d+(\.\d+)? ?(ms|s|µs)\b\)?", "(time)", report)

@@ -16,7 +16,7 @@ import zipfile
 
 import pytest
 
-from conftest import BINARY, REPO, toolchain_free_path
+from conftest import BINARY, REPO, toolchain_free_path, untimed
 
 BAD_RULES = '{"rules": {".read": "auth != null", ".write": "auth.uid === $nobody"}}\n'
 
@@ -86,7 +86,7 @@ def test_pip_installs_the_wheel_offline_and_rules_runs_without_swift(wheel, tmp_
         direct = subprocess.run([BINARY, *arguments], cwd=work, capture_output=True, text=True, timeout=300,
                                 env={"PATH": os.environ["PATH"], "LANG": "C.UTF-8"})
         assert released.returncode == status, released.stdout + released.stderr
-        assert (released.stdout, released.stderr) == (direct.stdout, direct.stderr)
+        assert (untimed(released.stdout), untimed(released.stderr)) == (untimed(direct.stdout), untimed(direct.stderr))
     version = subprocess.run(["rules", "--version"], capture_output=True, text=True, env=clean)
     as_module = subprocess.run(["python", "-m", "swift_database_rules", "--version"], capture_output=True, text=True, env=clean)
     assert version.returncode == 0 and version.stdout == as_module.stdout != ""
