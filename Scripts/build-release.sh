@@ -160,16 +160,20 @@ echo "build-release.sh: $archive ($(du -k "$archive" | cut -f1) KiB); the binary
 
 # The packages, from the same staged files: npm's (the main package and this platform's; skipped
 # with a warning when npm is missing) and, on Linux, the Python wheel. Each with its .sha256.
+# RULES_RELEASE_ARCHIVE_ONLY=1 (the Action, which needs the archive alone) leaves them out.
 export SOURCE_DATE_EPOCH="$mtime"
 npm_packages=()
-if command -v npm >/dev/null; then
+archive_only=${RULES_RELEASE_ARCHIVE_ONLY:-0}
+if [ "$archive_only" = 1 ]; then
+    :
+elif command -v npm >/dev/null; then
     mapfile -t npm_packages < <(python3 Scripts/build-npm-packages.py "$stage" "$version" "$outdir")
     [ ${#npm_packages[@]} -ge 2 ] || fail "Scripts/build-npm-packages.py wrote no packages"
 else
     echo "build-release.sh: warning: npm is not on PATH: no npm packages (apt-get install npm)" >&2
 fi
 wheel=""
-if [ "$os" = linux ]; then
+if [ "$os" = linux ] && [ "$archive_only" != 1 ]; then
     wheel=$(python3 Scripts/build-wheel.py "$stage" "$version" "$outdir")
 fi
 for package in ${npm_packages[@]+"${npm_packages[@]}"} $wheel; do

@@ -156,5 +156,8 @@ def test_the_action_builds_the_archive_from_its_checkout_when_no_version_is_give
     built = outputs["install"]["rules"]
     assert built.startswith(str(tmp_path / "runner-temp" / "rules-dist")), built
     assert os.path.basename(os.path.dirname(built)) == os.path.basename(release_rules["directory"])
+    # The Action needs the archive alone: no npm packages, no wheel (RULES_RELEASE_ARCHIVE_ONLY).
+    dist = os.listdir(tmp_path / "runner-temp" / "rules-dist")
+    assert not [name for name in dist if name.endswith((".whl", ".tgz"))], dist
     version = subprocess.run([built, "--version"], capture_output=True, text=True).stdout
     assert version == subprocess.run([release_rules["rules"], "--version"], capture_output=True, text=True).stdout
