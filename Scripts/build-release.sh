@@ -4,10 +4,17 @@
 #     bash Scripts/build-release.sh OUTDIR
 #
 # writes OUTDIR/rules-<version>-linux-<arch>.tar.gz (and its .sha256) and prints its path (the
-# build's log goes to standard error), where <version> is what the
+# build's log goes to standard error; standard output is that path alone), where <version> is what the
 # built tool prints for `rules --version` (RulesTool.version) and <arch> is `uname -m` (x86_64,
 # aarch64). The archive holds one directory, rules-<version>-linux-<arch>/, with `rules`, the
 # LICENSE if there is one, and NEEDED.txt: the shared libraries the binary still loads.
+#
+# Beside the archive, from the same binary and at the same version (each with its .sha256):
+# the npm packages (swift-database-rules-<version>.tgz, the launcher, and
+# swift-database-rules-linux-x64-<version>.tgz, the binary; Scripts/build-npm-packages.py, with
+# `npm pack`; left out with a warning when npm is missing), the Python wheel
+# (swift_database_rules-<version>-py3-none-manylinux_X_Y_<arch>.whl; Scripts/build-wheel.py), and
+# rules-<version>-linux-<arch>.manifest.json, which names them all.
 #
 # Linux: the Swift runtime and Foundation are linked statically (--static-swift-stdlib), and so are
 # PCRE2 and SQLite, from Debian's static archives (libpcre2-dev's libpcre2-8.a, libsqlite3-dev's
@@ -111,8 +118,10 @@ rm -rf "$scratch/stage"
 mkdir -p "$stage"
 cp "$binary" "$stage/rules"
 if [ "$os" = linux ]; then
-    # Debug information is most of the file; the symbols stay (a crash's backtrace names functions).
-    strip --strip-debug "$stage/rules"
+    # Debug information and the symbol table are 72 MB of the 156 MB the linker writes: both go
+    # (docs/release.md measures what the binary holds). The linked binary in the scratch path keeps
+    # them, for gdb or addr2line on a crash's addresses.
+    strip --strip-all "$stage/rules"
     needed=$(objdump -p "$stage/rules" | awk '$1 == "NEEDED" { print $2 }')
     if grep -q '^libswift\|^libFoundation\|^lib_Foundation\|^libdispatch\|^libBlocksRuntime' <<<"$needed"; then
         fail "the binary still needs the Swift runtime's shared libraries:"$'\n'"$needed"
@@ -148,4 +157,36 @@ else
     (cd "$outdir" && shasum -a 256 "$name.tar.gz" >"$name.tar.gz.sha256")
 fi
 echo "build-release.sh: $archive ($(du -k "$archive" | cut -f1) KiB); the binary needs:" $needed >&2
+
+# The packages, from the same staged files: npm's (the main package and this platform's; skipped
+# with a warning when npm is missing) and, on Linux, the Python wheel. Each with its .sha256.
+# RULES_RELEASE_ARCHIVE_ONLY=1 (the Action, which needs the archive alone) leaves them out.
+export SOURCE_DATE_EPOCH="$mtime"
+npm_packages=()
+archive_only=${RULES_RELEASE_ARCHIVE_ONLY:-0}
+if [ "$archive_only" = 1 ]; then
+    :
+elif command -v npm >/dev/null; then
+    mapfile -t npm_packages < <(python3 Scripts/build-npm-packages.py "$stage" "$version" "$outdir")
+    [ ${#npm_packages[@]} -ge 2 ] || fail "Scripts/build-npm-packages.py wrote no packages"
+else
+    echo "build-release.sh: warning: npm is not on PATH: no npm packages (apt-get install npm)" >&2
+fi
+wheel=""
+if [ "$os" = linux ] && [ "$archive_only" != 1 ]; then
+    wheel=$(python3 Scripts/build-wheel.py "$stage" "$version" "$outdir")
+fi
+for package in ${npm_packages[@]+"${npm_packages[@]}"} $wheel; do
+    echo "build-release.sh: $package ($(du -k "$package" | cut -f1) KiB)" >&2
+done
+# What was written, for whoever installs or publishes it (Scripts/run-tests.sh, the release
+# workflow): file names relative to OUTDIR.
+python3 - "$outdir/$name.manifest.json" "$version" "$archive" "$wheel" ${npm_packages[@]+"${npm_packages[@]}"} <<'PYTHON'
+import json, os, sys
+path, version, archive, wheel, *npm = sys.argv[1:]
+names = lambda paths: [os.path.basename(p) for p in paths if p]
+with open(path, "w") as f:
+    json.dump({"version": version, "archive": os.path.basename(archive), "npm": names(npm), "wheel": names([wheel])}, f, indent=2)
+    f.write("\n")
+PYTHON
 echo "$archive"

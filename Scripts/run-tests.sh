@@ -2,7 +2,8 @@
 # Runs every test: the Swift test suite, the bundled examples through `rules check` and
 # `rules test`, and the end-to-end suite that drives `rules serve` with real clients
 # (the firebase-admin Python SDK, in a virtual environment made on first use) and tries the ways
-# into CI (the release archive, pre-commit, the GitHub Action, the SwiftPM plugin).
+# into CI (the release archive, its npm packages and wheel, pre-commit, the GitHub Action, the
+# SwiftPM plugin).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +24,9 @@ swift test --skip-build --disable-xctest
 # tests run it on a Debian root without Swift, through the GitHub Action's steps and the SwiftPM plugin.
 RULES_RELEASE_ARCHIVE=$(bash Scripts/build-release.sh .build/dist)
 export RULES_RELEASE_ARCHIVE
+# Beside it, the npm packages and the wheel (installed offline by the end-to-end tests), named by
+# the manifest that build-release.sh writes.
+export RULES_RELEASE_MANIFEST="${RULES_RELEASE_ARCHIVE%.tar.gz}.manifest.json"
 # The end-to-end suite drives the tool as it ships: the binary unpacked from that archive (the
 # debug build above is what the Swift tests and the examples ran). It is also the faster one, so
 # the suite's clients, not the server, set its pace.

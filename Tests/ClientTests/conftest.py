@@ -161,3 +161,47 @@ def release_rules():
         (top,) = os.listdir(directory)
         yield {"archive": archive, "directory": os.path.join(directory, top),
                "rules": os.path.join(directory, top, "rules")}
+
+
+@pytest.fixture(scope="session")
+def release_packages():
+    """The npm packages and the wheel that Scripts/build-release.sh wrote beside the release
+    archive, from its manifest ($RULES_RELEASE_MANIFEST, which Scripts/run-tests.sh sets, else the
+    one beside the archive): {"version", "directory", "npm": [main, platform], "wheel": [path]}
+    with absolute paths. The test is skipped when no archive has been built."""
+    named = os.environ.get("RULES_RELEASE_MANIFEST")
+    if not named:
+        archive = release_archive()
+        if archive is None:
+            pytest.skip("no release archive, so no packages: build them with `bash Scripts/build-release.sh .build/dist` "
+                        "(Scripts/run-tests.sh does) or name the manifest in RULES_RELEASE_MANIFEST")
+        named = archive[:-len(".tar.gz")] + ".manifest.json"
+    if not os.path.isfile(named):
+        raise RuntimeError(f"{named} is missing: Scripts/build-release.sh writes it beside the archive")
+    with open(named) as f:
+        manifest = json.load(f)
+    directory = os.path.dirname(os.path.abspath(named))
+    return {"version": manifest["version"], "directory": directory,
+            "npm": [os.path.join(directory, name) for name in manifest["npm"]],
+            "wheel": [os.path.join(directory, name) for name in manifest["wheel"]]}
+
+
+def toolchain_free_path(directory, tools):
+    """A PATH of one directory, `directory`, holding links to the given tools (found on this PATH)
+    and nothing else: no Swift toolchain is reachable through it, whatever directory holds swift
+    here. Returns the PATH."""
+    import shutil
+    os.makedirs(directory, exist_ok=True)
+    for tool in tools:
+        found = shutil.which(tool)
+        if found is None:
+            raise RuntimeError(f"{tool} is not on PATH")
+        os.symlink(os.path.realpath(found), os.path.join(directory, tool))
+    assert shutil.which("swift", path=directory) is None and shutil.which("swiftc", path=directory) is None
+    return directory
+
+
+def untimed(report):
+    """A report without its timings (`rules test` prints each test's, "(0.6 ms)"), so that two runs
+    compare equal."""
+    return re.sub(r"\(?\b\d+(\.\d+)? ?(ms|s|µs)\b\)?", "(time)", report)

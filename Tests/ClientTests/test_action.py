@@ -3,13 +3,16 @@
 the release archive served from a file:// URL in place of the project's releases. The install
 step unpacks and checks the archive, the check step writes the SARIF report and keeps the exit
 status, and the last step fails the job exactly when `rules check` failed; empty `paths` and `args`
-work, and an archive whose checksum does not match or cannot be fetched is refused. The upload step (a
+work, an empty `version` builds the archive from the action's checkout (Scripts/build-release.sh),
+and an archive whose checksum does not match or cannot be fetched is refused. The upload step (a
 `uses:` of github/codeql-action/upload-sarif) is only checked to be there."""
 import json
 import os
 import re
+import shutil
 import subprocess
 
+import pytest
 import yaml
 
 from conftest import REPO
@@ -136,3 +139,25 @@ def test_the_action_refuses_an_archive_without_its_checksum(tmp_path, release_ru
     assert status != 0, log
     assert f"::error::cannot download the checksum file://{archive}.sha256" in log, log
     assert "rules" not in outputs.get("install", {}), outputs
+
+
+def test_the_action_builds_the_archive_from_its_checkout_when_no_version_is_given(tmp_path, release_rules):
+    # version empty (the default): Scripts/build-release.sh of the action's checkout, here this
+    # repository, whose release build the suite's archive came from (so the build is up to date and
+    # this runs in a minute or two: the stripping, the archive and the packages).
+    if shutil.which("swift") is None:
+        pytest.skip("no Swift toolchain on PATH: an empty version builds the archive with one")
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    (workspace / "database.rules.json").write_text(BAD_RULES)
+    outputs, status, log = run_action(tmp_path, {"version": "", "paths": "database.rules.json"}, workspace)
+    assert "Building the release archive from" in log, log
+    assert status == 1 and outputs["check"]["exit-code"] == "1", log
+    built = outputs["install"]["rules"]
+    assert built.startswith(str(tmp_path / "runner-temp" / "rules-dist")), built
+    assert os.path.basename(os.path.dirname(built)) == os.path.basename(release_rules["directory"])
+    # The Action needs the archive alone: no npm packages, no wheel (RULES_RELEASE_ARCHIVE_ONLY).
+    dist = os.listdir(tmp_path / "runner-temp" / "rules-dist")
+    assert not [name for name in dist if name.endswith((".whl", ".tgz"))], dist
+    version = subprocess.run([built, "--version"], capture_output=True, text=True).stdout
+    assert version == subprocess.run([release_rules["rules"], "--version"], capture_output=True, text=True).stdout
