@@ -6,13 +6,11 @@ import RulesSyntax
 /// decided on the access model, and the witness of every security finding, searched with the
 /// engine. `Ruleset.lintFindings` (this module) gives the same.
 package enum LintRun {
-    /// The findings of `file`, compiled as `result`; nothing when it has errors.
+    /// The findings of `file`, compiled as `result` (not compiled again); nothing when it has
+    /// errors.
     package static func findings(_ result: CompilationResult, file: SourceFile, configuration: LintConfiguration = .default) -> [LintFinding] {
-        guard let tree = result.tree, !result.diagnostics.containsErrors else { return [] }
-        guard let rules = try? Ruleset(file: file) else {
-            return WitnessSearch.confirm(Linter.lint(tree, file: file, configuration: configuration), file: file)
-        }
-        return findings(tree: tree, rules: rules, file: file, configuration: configuration)
+        guard let tree = result.tree, let compiled = result.ruleset, !result.diagnostics.containsErrors else { return [] }
+        return findings(tree: tree, rules: Ruleset(compiled: compiled), file: file, configuration: configuration)
     }
 
     /// The findings of compiled `rules` whose checked tree is `tree`.
