@@ -113,40 +113,40 @@ package struct CheckCommand: ParsableCommand {
     }
 
     /// The project configuration in use: `--config`, else the one found upward, unless `--no-config`.
-    func projectConfiguration() -> ProjectConfiguration? {
+    func projectConfiguration() throws -> ProjectConfiguration? {
         if noConfig { return nil }
         guard let path = configPath ?? ProjectConfiguration.discover() else { return nil }
         do {
             return try ProjectConfiguration.load(path)
         } catch {
-            Self.fail("error: \(error)")
+            throw Self.failure("error: \(error)")
         }
     }
 
     /// The files to check: the paths, standard input, the configuration's rules, or the rules file
     /// of ./firebase.json.
-    private func inputs(_ config: ProjectConfiguration?) -> [String] {
+    private func inputs(_ config: ProjectConfiguration?) throws -> [String] {
         if paths.isEmpty {
             if stdinFilename != nil { return ["-"] }
-            if let rules = config?.rules { return search(rules) }
+            if let rules = config?.rules { return try search(rules) }
             switch FirebaseJSON.rulesFile(in: ".") {
             case .found(let file): return [file]
-            case .invalid(let why): Self.fail("error: \(why)")
+            case .invalid(let why): throw Self.failure("error: \(why)")
             case .missing:
-                Self.fail(
+                throw Self.failure(
                     "error: nothing to check: there is no firebase.json here; name the rules file or a directory to search, "
                         + "e.g. `rules check database.rules.json` or `rules check .` (or - for standard input)")
             case .absent:
-                Self.fail("error: nothing to check: give rules files or directories (or - for standard input); ./firebase.json names no database rules file")
+                throw Self.failure("error: nothing to check: give rules files or directories (or - for standard input); ./firebase.json names no database rules file")
             }
         }
-        return search(paths)
+        return try search(paths)
     }
 
-    private func search(_ paths: [String]) -> [String] {
+    private func search(_ paths: [String]) throws -> [String] {
         let search = RulesFileFinder.search(paths)
         if !search.problems.isEmpty {
-            Self.fail(search.problems.map { "error: \($0)" }.joined(separator: "\n"))
+            throw Self.failure(search.problems.map { "error: \($0)" }.joined(separator: "\n"))
         }
         return search.files
     }
@@ -157,7 +157,7 @@ package struct CheckCommand: ParsableCommand {
     }
 
     /// Checks the files, with the baseline, `--strict` and `--quiet` applied.
-    func checkAll(_ files: [String], config: ProjectConfiguration?, lints lintConfiguration: LintConfiguration) -> [FileDiagnostics] {
+    func checkAll(_ files: [String], config: ProjectConfiguration?, lints lintConfiguration: LintConfiguration) throws -> [FileDiagnostics] {
         let baseline = self.baseline ?? config?.baseline
         var results = files.map { path in
             path == "-" ? Self.checkStandardInput(named: stdinFilename ?? "<stdin>", lints: lintConfiguration) : Self.check(path, lints: lintConfiguration)
@@ -174,19 +174,19 @@ package struct CheckCommand: ParsableCommand {
                 do {
                     try Data(accepted.rendered().utf8).write(to: URL(fileURLWithPath: baseline))
                 } catch {
-                    Self.fail("error: cannot write the baseline \(baseline): \(error.localizedDescription)")
+                    throw Self.failure("error: cannot write the baseline \(baseline): \(error.localizedDescription)")
                 }
             } else if self.baseline == nil && !FileManager.default.fileExists(atPath: baseline) {
                 // A baseline named by the configuration file may not exist yet: nothing is accepted.
                 accepted = LintBaseline(findings: [])
             } else {
                 guard let data = FileManager.default.contents(atPath: baseline) else {
-                    Self.fail("error: cannot read the baseline \(baseline)")
+                    throw Self.failure("error: cannot read the baseline \(baseline)")
                 }
                 do {
                     accepted = try LintBaseline.parse(String(decoding: data, as: UTF8.self), path: baseline).mappingFiles { Self.canonicalPath($0) }
                 } catch {
-                    Self.fail("error: \(baseline): \(error)")
+                    throw Self.failure("error: \(baseline): \(error)")
                 }
             }
             results = results.map { Self.applying(accepted, to: $0) }
@@ -197,19 +197,19 @@ package struct CheckCommand: ParsableCommand {
     }
 
     package func run() throws {
-        let config = projectConfiguration()
+        let config = try projectConfiguration()
         let lintConfiguration: LintConfiguration
         do {
             lintConfiguration = try self.lintConfiguration(config)
         } catch {
-            Self.fail("error: \(error)")
+            throw Self.failure("error: \(error)")
         }
         if updateBaseline && (baseline ?? config?.baseline) == nil {
-            Self.fail("error: --update-baseline needs --baseline FILE (or baseline: in the configuration file)")
+            throw Self.failure("error: --update-baseline needs --baseline FILE (or baseline: in the configuration file)")
         }
-        let files = inputs(config)
-        if watch { throw ExitCode(watchLoop(files: files, config: config, lints: lintConfiguration)) }
-        let results = checkAll(files, config: config, lints: lintConfiguration)
+        let files = try inputs(config)
+        if watch { throw ExitCode(try watchLoop(files: files, config: config, lints: lintConfiguration)) }
+        let results = try checkAll(files, config: config, lints: lintConfiguration)
         let terminal = Terminal(color, environment: ProcessInfo.processInfo.environment)
         let onTerminal = format == .text && outputFile == nil
         let root = SourceRoot.find(explicit: sourceRoot, configurationDirectory: config?.directory, files: files)
@@ -219,12 +219,12 @@ package struct CheckCommand: ParsableCommand {
             lineWidth: onTerminal ? Terminal.width(environment: ProcessInfo.processInfo.environment) : nil
         ).report(results, format: format)
         if let outputFile {
-            Self.write(report, to: outputFile)
+            try Self.write(report, to: outputFile)
         } else {
             print(report, terminator: "")
         }
         for (extra, path) in (try? extraReports()) ?? [] {
-            Self.write(DiagnosticReporter(terminal: .plain, sourceRoot: root, documentationBase: docs).report(results, format: extra), to: path)
+            try Self.write(DiagnosticReporter(terminal: .plain, sourceRoot: root, documentationBase: docs).report(results, format: extra), to: path)
         }
         if let witnessSpec { WitnessSpecWriter.write(results, to: witnessSpec) }
         var status = Self.exitCode(results)
@@ -251,11 +251,11 @@ package struct CheckCommand: ParsableCommand {
         return joined.isEmpty ? path : joined
     }
 
-    private static func write(_ text: String, to path: String) {
+    private static func write(_ text: String, to path: String) throws {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         } catch {
-            fail("error: cannot write \(path): \(error.localizedDescription)")
+            throw failure("error: cannot write \(path): \(error.localizedDescription)")
         }
     }
 
@@ -292,9 +292,10 @@ package struct CheckCommand: ParsableCommand {
         return out
     }
 
-    private static func fail(_ message: String) -> Never {
+    /// Says what stops the command on standard error; the exit status (2) to throw.
+    private static func failure(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data((message + "\n").utf8))
-        Foundation.exit(2)
+        return ExitCode(2)
     }
 
     /// Reads, checks and, when there are no errors, lints one file.

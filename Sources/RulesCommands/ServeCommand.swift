@@ -85,9 +85,9 @@ package struct ServeCommand: AsyncParsableCommand {
 
     package func run() async throws {
         guard let format = RequestLogFormatOption(rawValue: log)?.format else {
-            Self.fail("--log must be text, json or quiet; got '\(log)'")
+            throw Self.failure("--log must be text, json or quiet; got '\(log)'")
         }
-        guard (0...65535).contains(port) else { Self.fail("--port must be between 0 and 65535; got \(port)") }
+        guard (0...65535).contains(port) else { throw Self.failure("--port must be between 0 and 65535; got \(port)") }
         var configuration = ServerConfiguration()
         configuration.port = port
         if let host {
@@ -96,34 +96,34 @@ package struct ServeCommand: AsyncParsableCommand {
         }
         for name in allowHost {
             guard !name.isEmpty, !name.contains(":"), !name.contains("/"), !name.contains(" ") else {
-                Self.fail("--allow-host takes a host name without a port, such as myhost.local; got '\(name)'")
+                throw Self.failure("--allow-host takes a host name without a port, such as myhost.local; got '\(name)'")
             }
         }
         configuration.allowedHosts = allowHost
         configuration.logFormat = format
         configuration.dataDirectory = data
-        guard keepAlive >= 0.1, keepAlive <= 3600 else { Self.fail("--keep-alive must be between 0.1 and 3600 seconds; got \(keepAlive)") }
+        guard keepAlive >= 0.1, keepAlive <= 3600 else { throw Self.failure("--keep-alive must be between 0.1 and 3600 seconds; got \(keepAlive)") }
         configuration.limits.keepAliveSeconds = keepAlive
-        guard idleTimeout >= 0.1, idleTimeout <= 86400 else { Self.fail("--idle-timeout must be between 0.1 and 86400 seconds; got \(idleTimeout)") }
+        guard idleTimeout >= 0.1, idleTimeout <= 86400 else { throw Self.failure("--idle-timeout must be between 0.1 and 86400 seconds; got \(idleTimeout)") }
         configuration.limits.idleTimeoutSeconds = idleTimeout
-        guard headerTimeout >= 0.1, headerTimeout <= 3600 else { Self.fail("--header-timeout must be between 0.1 and 3600 seconds; got \(headerTimeout)") }
+        guard headerTimeout >= 0.1, headerTimeout <= 3600 else { throw Self.failure("--header-timeout must be between 0.1 and 3600 seconds; got \(headerTimeout)") }
         configuration.limits.headerTimeoutSeconds = headerTimeout
-        guard longPollHold >= 0.05, longPollHold <= 24 else { Self.fail("--long-poll-hold must be between 0.05 and 24 seconds (the SDK polls again after 25); got \(longPollHold)") }
+        guard longPollHold >= 0.05, longPollHold <= 24 else { throw Self.failure("--long-poll-hold must be between 0.05 and 24 seconds (the SDK polls again after 25); got \(longPollHold)") }
         configuration.limits.longPollHoldSeconds = longPollHold
         guard longPollIdle >= 1, longPollIdle <= 3600, longPollIdle > longPollHold else {
-            Self.fail("--long-poll-idle must be between 1 and 3600 seconds and longer than --long-poll-hold; got \(longPollIdle)")
+            throw Self.failure("--long-poll-idle must be between 1 and 3600 seconds and longer than --long-poll-hold; got \(longPollIdle)")
         }
         configuration.limits.longPollIdleSeconds = longPollIdle
-        guard maxConnections >= 1 else { Self.fail("--max-connections must be at least 1; got \(maxConnections)") }
+        guard maxConnections >= 1 else { throw Self.failure("--max-connections must be at least 1; got \(maxConnections)") }
         configuration.limits.maxConnections = maxConnections
         for assignment in limit {
-            do { try configuration.limits.set(assignment) } catch { Self.fail(error.message) }
+            do { try configuration.limits.set(assignment) } catch { throw Self.failure(error.message) }
         }
         configuration.coverage = coverage
         configuration.explainDenials = explainDenials
         if let project { configuration.defaultNamespace = "\(project)-default-rtdb" }
         guard NamespaceName.isValid(configuration.defaultNamespace) else {
-            Self.fail("--project: \(configuration.defaultNamespace) is not a namespace name: \(NamespaceName.rule)")
+            throw Self.failure("--project: \(configuration.defaultNamespace) is not a namespace name: \(NamespaceName.rule)")
         }
         var warning: String?
         if let rulesFile {
@@ -131,7 +131,7 @@ package struct ServeCommand: AsyncParsableCommand {
         } else {
             switch FirebaseJSON.rulesFile(in: FileManager.default.currentDirectoryPath) {
             case .found(let path): configuration.rulesFile = path
-            case .invalid(let message): Self.fail(message)
+            case .invalid(let message): throw Self.failure(message)
             case .missing, .absent:
                 warning = "warning: no rules file given and no database.rules in ./firebase.json: every read and write is allowed."
             }
@@ -140,7 +140,7 @@ package struct ServeCommand: AsyncParsableCommand {
         do {
             server = try RulesServer(configuration: configuration)
         } catch {
-            Self.fail(String(describing: error))
+            throw Self.failure(String(describing: error))
         }
         for warning in server.storageWarnings {
             FileHandle.standardError.write(Data("rules serve: warning: \(warning)\n".utf8))
@@ -150,7 +150,7 @@ package struct ServeCommand: AsyncParsableCommand {
             do {
                 imported = try await server.importExport(from: importDirectory, progress: ImportProgressPrinter().report)
             } catch {
-                Self.fail("--import: \(error)")
+                throw Self.failure("--import: \(error)")
             }
         }
         if let exportNow {
@@ -159,7 +159,7 @@ package struct ServeCommand: AsyncParsableCommand {
                 FileHandle.standardError.write(Data("rules serve: exported to \(exportNow)/database_export\n".utf8))
                 return
             } catch {
-                Self.fail("--export: \(error)")
+                throw Self.failure("--export: \(error)")
             }
         }
         // Namespaces restored from --data with rules uploaded to them run those, not the server's.
@@ -194,21 +194,22 @@ package struct ServeCommand: AsyncParsableCommand {
             }
         } catch let error as RulesServer.ListenError {
             FileHandle.standardError.write(Data("rules serve: \(error)\n".utf8))
-            Foundation.exit(1)
+            throw ExitCode(1)
         }
         if let exportOnExit {
             do {
                 try server.export(to: exportOnExit, include: imported)
                 FileHandle.standardError.write(Data("rules serve: exported to \(exportOnExit)/database_export\n".utf8))
             } catch {
-                Self.fail("--export-on-exit: \(error)")
+                throw Self.failure("--export-on-exit: \(error)")
             }
         }
     }
 
-    static func fail(_ message: String) -> Never {
+    /// Says what stops the server on standard error; the exit status (2) to throw.
+    static func failure(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data("rules serve: error: \(message)\n".utf8))
-        Foundation.exit(2)
+        return ExitCode(2)
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RulesTesting
+import Synchronization
 
 extension TestOutputFormat: ExpressibleByArgument {}
 
@@ -82,17 +83,17 @@ package struct TestCommand: ParsableCommand {
     }
 
     package func run() throws {
-        if watch {
-            fflush(nil)
-            Foundation.exit(watchLoop())
-        }
+        if watch { throw ExitCode(watchLoop()) }
         let output = TestCLI.run(cliOptions())
         print(output.stdout, terminator: "")
         if !output.stderr.isEmpty {
             FileHandle.standardError.write(Data(output.stderr.utf8))
         }
         // Everything the run loaded is let go by the process's exit, not freed piece by piece.
-        fflush(nil)
-        withExtendedLifetime(output) { Foundation.exit(output.exitCode) }
+        Self.lastOutput.withLock { $0 = output }
+        throw ExitCode(output.exitCode)
     }
+
+    /// The last run's output, kept until the process exits (or the next run).
+    private static let lastOutput = Mutex<TestCLIOutput?>(nil)
 }
