@@ -11,7 +11,7 @@ extension CheckCommand {
         let reporter = DiagnosticReporter(terminal: terminal)
         let baselinePath = baseline ?? config?.baseline
         let watched = files + (config.map { [$0.path] } ?? []) + (baselinePath.map { [$0] } ?? [])
-        return try WatchLoop(paths: watched, runs: watchRuns).run {
+        return try watching.loop(paths: watched).run {
             // The configuration is read again (its lint levels may have changed); while it does not
             // read, or names an unknown lint, the one from before is used.
             let current = config.flatMap { try? ProjectConfiguration.load($0.path) } ?? config

@@ -67,11 +67,8 @@ package struct CheckCommand: ParsableCommand {
     @Flag(help: "Write every current lint finding to the --baseline file, then report with it applied.")
     package var updateBaseline = false
 
-    @Option(name: .customLong("config"), help: ArgumentHelp("Read the project configuration from this file instead of searching for .database-rules.yaml.", valueName: "file"))
-    package var configPath: String?
-
-    @Flag(name: .customLong("no-config"), help: "Do not read a project configuration file.")
-    package var noConfig = false
+    @OptionGroup(title: "Configuration")
+    package var configuration: ConfigOptions
 
     @Option(name: .customLong("source-root"), help: ArgumentHelp("The directory SARIF names files relative to (%SRCROOT%). Default: the first checked file's repository (the nearest directory above it holding .git or .database-rules.yaml), else the configuration file's directory, else the working directory's repository root, else the working directory.", valueName: "dir"))
     package var sourceRoot: String?
@@ -82,20 +79,14 @@ package struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("docs-url"), help: ArgumentHelp("Base address of the code documentation, for SARIF's helpUri (default: the project's docs on its home page).", valueName: "url"))
     package var docsURL: String?
 
-    @Flag(help: "Check again on every save, showing what was fixed and what is new since the last run (Ctrl-C stops).")
-    package var watch = false
-
-    @Option(name: .customLong("watch-runs"), help: ArgumentHelp("With --watch, stop after this many runs.", valueName: "n"))
-    package var watchRuns: Int?
+    @OptionGroup(title: "Watching")
+    package var watching: WatchOptions
 
     package init() {}
 
     package func validate() throws {
-        if watch && updateBaseline { throw ValidationError("--watch and --update-baseline cannot be used together.") }
-        if watch && (paths.contains("-") || (paths.isEmpty && stdinFilename != nil)) { throw ValidationError("--watch needs files, not standard input.") }
-        if watchRuns != nil && !watch { throw ValidationError("--watch-runs needs --watch.") }
-        if let watchRuns, watchRuns < 1 { throw ValidationError("--watch-runs must be 1 or more.") }
-        if configPath != nil && noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
+        if watching.watch && updateBaseline { throw ValidationError("--watch and --update-baseline cannot be used together.") }
+        if watching.watch && (paths.contains("-") || (paths.isEmpty && stdinFilename != nil)) { throw ValidationError("--watch needs files, not standard input.") }
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more.") }
         _ = try extraReports()
     }
@@ -114,10 +105,8 @@ package struct CheckCommand: ParsableCommand {
 
     /// The project configuration in use: `--config`, else the one found upward, unless `--no-config`.
     func projectConfiguration() throws -> ProjectConfiguration? {
-        if noConfig { return nil }
-        guard let path = configPath ?? ProjectConfiguration.discover() else { return nil }
         do {
-            return try ProjectConfiguration.load(path)
+            return try configuration.load()
         } catch {
             throw Self.failure("error: \(error)")
         }
@@ -208,7 +197,7 @@ package struct CheckCommand: ParsableCommand {
             throw Self.failure("error: --update-baseline needs --baseline FILE (or baseline: in the configuration file)")
         }
         let files = try inputs(config)
-        if watch { throw ExitCode(try watchLoop(files: files, config: config, lints: lintConfiguration)) }
+        if watching.watch { throw ExitCode(try watchLoop(files: files, config: config, lints: lintConfiguration)) }
         let results = try checkAll(files, config: config, lints: lintConfiguration)
         let terminal = Terminal(color, environment: ProcessInfo.processInfo.environment)
         let onTerminal = format == .text && outputFile == nil
