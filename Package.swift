@@ -157,7 +157,10 @@ let package = Package(
         .testTarget(
             name: "ReferenceTests", dependencies: ["RulesTestSupport", "RulesRuntime", "RulesCompiler", "RulesSyntax"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "RulesCommandsTests", dependencies: ["RulesTestSupport", "RulesCommands"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RulesCommandsTests",
+            dependencies: ["RulesTestSupport", "RulesCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "DatabaseServerTests",
             dependencies: [

@@ -92,8 +92,13 @@ public struct Ruleset: Sendable {
         guard let ruleset = result.ruleset else {
             throw RulesError(file: file, diagnostics: result.diagnostics, message: nil)
         }
-        self.compiled = ruleset
-        self.engine = RulesEngine(ruleset: ruleset)
+        self.init(compiled: ruleset)
+    }
+
+    /// Rules already compiled (what ``init(file:)`` makes of a file without errors).
+    package init(compiled: CompiledRuleset) {
+        self.compiled = compiled
+        self.engine = RulesEngine(ruleset: compiled)
     }
 
     /// Decides an operation.

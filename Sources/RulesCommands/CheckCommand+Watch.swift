@@ -6,17 +6,17 @@ import RulesSyntax
 extension CheckCommand {
     /// `rules check --watch`: checks, then checks again on every save of a checked file or the
     /// configuration, printing the findings fixed and the new ones.
-    func watchLoop(files: [String], config: ProjectConfiguration?, lints: LintConfiguration) -> Int32 {
+    func watchLoop(files: [String], config: ProjectConfiguration?, lints: LintConfiguration) throws -> Int32 {
         let terminal = Terminal(color, environment: ProcessInfo.processInfo.environment)
         let reporter = DiagnosticReporter(terminal: terminal)
         let baselinePath = baseline ?? config?.baseline
         let watched = files + (config.map { [$0.path] } ?? []) + (baselinePath.map { [$0] } ?? [])
-        return WatchLoop(paths: watched, runs: watchRuns).run {
+        return try watching.loop(paths: watched).run {
             // The configuration is read again (its lint levels may have changed); while it does not
             // read, or names an unknown lint, the one from before is used.
             let current = config.flatMap { try? ProjectConfiguration.load($0.path) } ?? config
             let currentLints = (try? lintConfiguration(current)) ?? lints
-            let results = checkAll(files, config: current, lints: currentLints)
+            let results = try checkAll(files, config: current, lints: currentLints)
             return WatchRun(
                 report: reporter.text(results), problems: Self.watchProblems(results),
                 summary: reporter.summary(results), status: Self.exitCode(results))

@@ -67,11 +67,8 @@ package struct CheckCommand: ParsableCommand {
     @Flag(help: "Write every current lint finding to the --baseline file, then report with it applied.")
     package var updateBaseline = false
 
-    @Option(name: .customLong("config"), help: ArgumentHelp("Read the project configuration from this file instead of searching for .database-rules.yaml.", valueName: "file"))
-    package var configPath: String?
-
-    @Flag(name: .customLong("no-config"), help: "Do not read a project configuration file.")
-    package var noConfig = false
+    @OptionGroup(title: "Configuration")
+    package var configuration: ConfigOptions
 
     @Option(name: .customLong("source-root"), help: ArgumentHelp("The directory SARIF names files relative to (%SRCROOT%). Default: the first checked file's repository (the nearest directory above it holding .git or .database-rules.yaml), else the configuration file's directory, else the working directory's repository root, else the working directory.", valueName: "dir"))
     package var sourceRoot: String?
@@ -82,11 +79,8 @@ package struct CheckCommand: ParsableCommand {
     @Option(name: .customLong("docs-url"), help: ArgumentHelp("Base address of the code documentation, for SARIF's helpUri (default: the project's docs on its home page).", valueName: "url"))
     package var docsURL: String?
 
-    @Flag(help: "Check again on every save, showing what was fixed and what is new since the last run (Ctrl-C stops).")
-    package var watch = false
-
-    @Option(name: .customLong("watch-runs"), help: ArgumentHelp("With --watch, stop after this many runs.", valueName: "n"))
-    package var watchRuns: Int?
+    @OptionGroup(title: "Watching")
+    package var watching: WatchOptions
 
     @OptionGroup(title: "The solver (the access model's cells that the security lints read)")
     package var solver: SolverOptions
@@ -94,11 +88,8 @@ package struct CheckCommand: ParsableCommand {
     package init() {}
 
     package func validate() throws {
-        if watch && updateBaseline { throw ValidationError("--watch and --update-baseline cannot be used together.") }
-        if watch && (paths.contains("-") || (paths.isEmpty && stdinFilename != nil)) { throw ValidationError("--watch needs files, not standard input.") }
-        if watchRuns != nil && !watch { throw ValidationError("--watch-runs needs --watch.") }
-        if let watchRuns, watchRuns < 1 { throw ValidationError("--watch-runs must be 1 or more.") }
-        if configPath != nil && noConfig { throw ValidationError("--config and --no-config cannot be used together.") }
+        if watching.watch && updateBaseline { throw ValidationError("--watch and --update-baseline cannot be used together.") }
+        if watching.watch && (paths.contains("-") || (paths.isEmpty && stdinFilename != nil)) { throw ValidationError("--watch needs files, not standard input.") }
         if let maxWarnings, maxWarnings < 0 { throw ValidationError("--max-warnings must be 0 or more.") }
         _ = try extraReports()
     }
@@ -116,40 +107,38 @@ package struct CheckCommand: ParsableCommand {
     }
 
     /// The project configuration in use: `--config`, else the one found upward, unless `--no-config`.
-    func projectConfiguration() -> ProjectConfiguration? {
-        if noConfig { return nil }
-        guard let path = configPath ?? ProjectConfiguration.discover() else { return nil }
+    func projectConfiguration() throws -> ProjectConfiguration? {
         do {
-            return try ProjectConfiguration.load(path)
+            return try configuration.load()
         } catch {
-            Self.fail("error: \(error)")
+            throw Self.failure("error: \(error)")
         }
     }
 
     /// The files to check: the paths, standard input, the configuration's rules, or the rules file
     /// of ./firebase.json.
-    private func inputs(_ config: ProjectConfiguration?) -> [String] {
+    private func inputs(_ config: ProjectConfiguration?) throws -> [String] {
         if paths.isEmpty {
             if stdinFilename != nil { return ["-"] }
-            if let rules = config?.rules { return search(rules) }
+            if let rules = config?.rules { return try search(rules) }
             switch FirebaseJSON.rulesFile(in: ".") {
             case .found(let file): return [file]
-            case .invalid(let why): Self.fail("error: \(why)")
+            case .invalid(let why): throw Self.failure("error: \(why)")
             case .missing:
-                Self.fail(
+                throw Self.failure(
                     "error: nothing to check: there is no firebase.json here; name the rules file or a directory to search, "
                         + "e.g. `rules check database.rules.json` or `rules check .` (or - for standard input)")
             case .absent:
-                Self.fail("error: nothing to check: give rules files or directories (or - for standard input); ./firebase.json names no database rules file")
+                throw Self.failure("error: nothing to check: give rules files or directories (or - for standard input); ./firebase.json names no database rules file")
             }
         }
-        return search(paths)
+        return try search(paths)
     }
 
-    private func search(_ paths: [String]) -> [String] {
+    private func search(_ paths: [String]) throws -> [String] {
         let search = RulesFileFinder.search(paths)
         if !search.problems.isEmpty {
-            Self.fail(search.problems.map { "error: \($0)" }.joined(separator: "\n"))
+            throw Self.failure(search.problems.map { "error: \($0)" }.joined(separator: "\n"))
         }
         return search.files
     }
@@ -166,7 +155,7 @@ package struct CheckCommand: ParsableCommand {
     package static let solverSeconds = 2.0
 
     /// Checks the files, with the baseline, `--strict` and `--quiet` applied.
-    func checkAll(_ files: [String], config: ProjectConfiguration?, lints lintConfiguration: LintConfiguration) -> [FileDiagnostics] {
+    func checkAll(_ files: [String], config: ProjectConfiguration?, lints lintConfiguration: LintConfiguration) throws -> [FileDiagnostics] {
         let baseline = self.baseline ?? config?.baseline
         let progress = CheckProgressLine()
         var results = files.enumerated().map { index, path in
@@ -186,19 +175,19 @@ package struct CheckCommand: ParsableCommand {
                 do {
                     try Data(accepted.rendered().utf8).write(to: URL(fileURLWithPath: baseline))
                 } catch {
-                    Self.fail("error: cannot write the baseline \(baseline): \(error.localizedDescription)")
+                    throw Self.failure("error: cannot write the baseline \(baseline): \(error.localizedDescription)")
                 }
             } else if self.baseline == nil && !FileManager.default.fileExists(atPath: baseline) {
                 // A baseline named by the configuration file may not exist yet: nothing is accepted.
                 accepted = LintBaseline(findings: [])
             } else {
                 guard let data = FileManager.default.contents(atPath: baseline) else {
-                    Self.fail("error: cannot read the baseline \(baseline)")
+                    throw Self.failure("error: cannot read the baseline \(baseline)")
                 }
                 do {
                     accepted = try LintBaseline.parse(String(decoding: data, as: UTF8.self), path: baseline).mappingFiles { Self.canonicalPath($0) }
                 } catch {
-                    Self.fail("error: \(baseline): \(error)")
+                    throw Self.failure("error: \(baseline): \(error)")
                 }
             }
             results = results.map { Self.applying(accepted, to: $0) }
@@ -209,19 +198,19 @@ package struct CheckCommand: ParsableCommand {
     }
 
     package func run() throws {
-        let config = projectConfiguration()
+        let config = try projectConfiguration()
         let lintConfiguration: LintConfiguration
         do {
             lintConfiguration = try self.lintConfiguration(config)
         } catch {
-            Self.fail("error: \(error)")
+            throw Self.failure("error: \(error)")
         }
         if updateBaseline && (baseline ?? config?.baseline) == nil {
-            Self.fail("error: --update-baseline needs --baseline FILE (or baseline: in the configuration file)")
+            throw Self.failure("error: --update-baseline needs --baseline FILE (or baseline: in the configuration file)")
         }
-        let files = inputs(config)
-        if watch { throw ExitCode(watchLoop(files: files, config: config, lints: lintConfiguration)) }
-        let results = checkAll(files, config: config, lints: lintConfiguration)
+        let files = try inputs(config)
+        if watching.watch { throw ExitCode(try watchLoop(files: files, config: config, lints: lintConfiguration)) }
+        let results = try checkAll(files, config: config, lints: lintConfiguration)
         let terminal = Terminal(color, environment: ProcessInfo.processInfo.environment)
         let onTerminal = format == .text && outputFile == nil
         let root = SourceRoot.find(explicit: sourceRoot, configurationDirectory: config?.directory, files: files)
@@ -231,12 +220,12 @@ package struct CheckCommand: ParsableCommand {
             lineWidth: onTerminal ? Terminal.width(environment: ProcessInfo.processInfo.environment) : nil
         ).report(results, format: format)
         if let outputFile {
-            Self.write(report, to: outputFile)
+            try Self.write(report, to: outputFile)
         } else {
             print(report, terminator: "")
         }
         for (extra, path) in (try? extraReports()) ?? [] {
-            Self.write(DiagnosticReporter(terminal: .plain, sourceRoot: root, documentationBase: docs).report(results, format: extra), to: path)
+            try Self.write(DiagnosticReporter(terminal: .plain, sourceRoot: root, documentationBase: docs).report(results, format: extra), to: path)
         }
         if let witnessSpec { WitnessSpecWriter.write(results, to: witnessSpec) }
         for f in results where f.unknownCells > 0 {
@@ -266,11 +255,11 @@ package struct CheckCommand: ParsableCommand {
         return joined.isEmpty ? path : joined
     }
 
-    private static func write(_ text: String, to path: String) {
+    private static func write(_ text: String, to path: String) throws {
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         } catch {
-            fail("error: cannot write \(path): \(error.localizedDescription)")
+            throw failure("error: cannot write \(path): \(error.localizedDescription)")
         }
     }
 
@@ -307,9 +296,10 @@ package struct CheckCommand: ParsableCommand {
         return out
     }
 
-    private static func fail(_ message: String) -> Never {
+    /// Says what stops the command on standard error; the exit status (2) to throw.
+    private static func failure(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data((message + "\n").utf8))
-        Foundation.exit(2)
+        return ExitCode(2)
     }
 
     /// Reads, checks and, when there are no errors, lints one file.

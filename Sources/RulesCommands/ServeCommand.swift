@@ -52,23 +52,26 @@ package struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Request log on standard error: text (denials and errors, with why), json (every request, one object a line) or quiet.")
     package var log: String = "text"
 
-    @Option(name: .customLong("keep-alive"), help: "Seconds between keep-alive events on idle streaming (text/event-stream) responses.")
-    package var keepAlive: Double = 30
+    // Limits with flags of their own: other spellings of `--limit NAME=VALUE`, with its checks
+    // (``ServerLimits/settings``); unset, the limit keeps its default.
 
-    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds an HTTP connection may stay open with no request in progress.", valueName: "seconds"))
-    package var idleTimeout: Double = 120
+    @Option(name: .customLong("keep-alive"), help: ServeCommand.limitHelp("keep-alive", "Seconds between keep-alive events on idle streaming (text/event-stream) responses."))
+    package var keepAlive: String?
 
-    @Option(name: .customLong("header-timeout"), help: ArgumentHelp("Seconds a connection may take to send a whole request head (from connecting, or from the first byte of a later request).", valueName: "seconds"))
-    package var headerTimeout: Double = 10
+    @Option(name: .customLong("idle-timeout"), help: ServeCommand.limitHelp("idle-timeout", "Seconds an HTTP connection may stay open with no request in progress."))
+    package var idleTimeout: String?
 
-    @Option(name: .customLong("long-poll-hold"), help: ArgumentHelp("Seconds a long-polling request (/.lp) is held open when there is nothing to send.", valueName: "seconds"))
-    package var longPollHold: Double = 20
+    @Option(name: .customLong("header-timeout"), help: ServeCommand.limitHelp("header-timeout", "Seconds a connection may take to send a whole request head (from connecting, or from the first byte of a later request)."))
+    package var headerTimeout: String?
 
-    @Option(name: .customLong("long-poll-idle"), help: ArgumentHelp("Seconds without a request after which a long-polling client is taken to be gone (its onDisconnect operations run).", valueName: "seconds"))
-    package var longPollIdle: Double = 30
+    @Option(name: .customLong("long-poll-hold"), help: ServeCommand.limitHelp("long-poll-hold", "Seconds a long-polling request (/.lp) is held open when there is nothing to send."))
+    package var longPollHold: String?
 
-    @Option(name: .customLong("max-connections"), help: "Connections open at once; when full, the oldest connection with no request in progress is closed to make room.")
-    package var maxConnections: Int = 4096
+    @Option(name: .customLong("long-poll-idle"), help: ServeCommand.limitHelp("long-poll-idle", "Seconds without a request after which a long-polling client is taken to be gone (its onDisconnect operations run)."))
+    package var longPollIdle: String?
+
+    @Option(name: .customLong("max-connections"), help: ServeCommand.limitHelp("max-connections", "Connections open at once; when full, the oldest connection with no request in progress is closed to make room."))
+    package var maxConnections: String?
 
     @Option(name: .customLong("limit"), help: ArgumentHelp(
         "Set any of the server's limits, NAME=VALUE (repeatable): sizes in bytes, counts, seconds; every limit, its default and what a client sees past it are in docs/limits.md.",
@@ -84,10 +87,32 @@ package struct ServeCommand: AsyncParsableCommand {
     package init() {}
 
     package func run() async throws {
-        guard let format = RequestLogFormatOption(rawValue: log)?.format else {
-            Self.fail("--log must be text, json or quiet; got '\(log)'")
+        let (configuration, warning) = try serverConfiguration()
+        let server: RulesServer
+        do {
+            server = try RulesServer(configuration: configuration)
+        } catch {
+            throw Self.failure(String(describing: error))
         }
-        guard (0...65535).contains(port) else { Self.fail("--port must be between 0 and 65535; got \(port)") }
+        for warning in server.storageWarnings {
+            FileHandle.standardError.write(Data("rules serve: warning: \(warning)\n".utf8))
+        }
+        let imported = try await importData(into: server)
+        if let exportNow {
+            try export(server, to: exportNow, include: imported, option: "--export")
+            return
+        }
+        try await serve(server, configuration: configuration, warning: warning, imported: imported)
+        if let exportOnExit { try export(server, to: exportOnExit, include: imported, option: "--export-on-exit") }
+    }
+
+    /// The server's configuration from the options, and the warning to show when no rules file
+    /// was found.
+    func serverConfiguration() throws -> (ServerConfiguration, warning: String?) {
+        guard let format = RequestLogFormatOption(rawValue: log)?.format else {
+            throw Self.failure("--log must be text, json or quiet; got '\(log)'")
+        }
+        guard (0...65535).contains(port) else { throw Self.failure("--port must be between 0 and 65535; got \(port)") }
         var configuration = ServerConfiguration()
         configuration.port = port
         if let host {
@@ -96,34 +121,18 @@ package struct ServeCommand: AsyncParsableCommand {
         }
         for name in allowHost {
             guard !name.isEmpty, !name.contains(":"), !name.contains("/"), !name.contains(" ") else {
-                Self.fail("--allow-host takes a host name without a port, such as myhost.local; got '\(name)'")
+                throw Self.failure("--allow-host takes a host name without a port, such as myhost.local; got '\(name)'")
             }
         }
         configuration.allowedHosts = allowHost
         configuration.logFormat = format
         configuration.dataDirectory = data
-        guard keepAlive >= 0.1, keepAlive <= 3600 else { Self.fail("--keep-alive must be between 0.1 and 3600 seconds; got \(keepAlive)") }
-        configuration.limits.keepAliveSeconds = keepAlive
-        guard idleTimeout >= 0.1, idleTimeout <= 86400 else { Self.fail("--idle-timeout must be between 0.1 and 86400 seconds; got \(idleTimeout)") }
-        configuration.limits.idleTimeoutSeconds = idleTimeout
-        guard headerTimeout >= 0.1, headerTimeout <= 3600 else { Self.fail("--header-timeout must be between 0.1 and 3600 seconds; got \(headerTimeout)") }
-        configuration.limits.headerTimeoutSeconds = headerTimeout
-        guard longPollHold >= 0.05, longPollHold <= 24 else { Self.fail("--long-poll-hold must be between 0.05 and 24 seconds (the SDK polls again after 25); got \(longPollHold)") }
-        configuration.limits.longPollHoldSeconds = longPollHold
-        guard longPollIdle >= 1, longPollIdle <= 3600, longPollIdle > longPollHold else {
-            Self.fail("--long-poll-idle must be between 1 and 3600 seconds and longer than --long-poll-hold; got \(longPollIdle)")
-        }
-        configuration.limits.longPollIdleSeconds = longPollIdle
-        guard maxConnections >= 1 else { Self.fail("--max-connections must be at least 1; got \(maxConnections)") }
-        configuration.limits.maxConnections = maxConnections
-        for assignment in limit {
-            do { try configuration.limits.set(assignment) } catch { Self.fail(error.message) }
-        }
+        configuration.limits = try limits()
         configuration.coverage = coverage
         configuration.explainDenials = explainDenials
         if let project { configuration.defaultNamespace = "\(project)-default-rtdb" }
         guard NamespaceName.isValid(configuration.defaultNamespace) else {
-            Self.fail("--project: \(configuration.defaultNamespace) is not a namespace name: \(NamespaceName.rule)")
+            throw Self.failure("--project: \(configuration.defaultNamespace) is not a namespace name: \(NamespaceName.rule)")
         }
         var warning: String?
         if let rulesFile {
@@ -131,84 +140,89 @@ package struct ServeCommand: AsyncParsableCommand {
         } else {
             switch FirebaseJSON.rulesFile(in: FileManager.default.currentDirectoryPath) {
             case .found(let path): configuration.rulesFile = path
-            case .invalid(let message): Self.fail(message)
+            case .invalid(let message): throw Self.failure(message)
             case .missing, .absent:
                 warning = "warning: no rules file given and no database.rules in ./firebase.json: every read and write is allowed."
             }
         }
-        let server: RulesServer
-        do {
-            server = try RulesServer(configuration: configuration)
-        } catch {
-            Self.fail(String(describing: error))
-        }
-        for warning in server.storageWarnings {
-            FileHandle.standardError.write(Data("rules serve: warning: \(warning)\n".utf8))
-        }
-        var imported: [String] = []
-        if let importDirectory {
-            do {
-                imported = try await server.importExport(from: importDirectory, progress: ImportProgressPrinter().report)
-            } catch {
-                Self.fail("--import: \(error)")
-            }
-        }
-        if let exportNow {
-            do {
-                try server.export(to: exportNow, include: imported)
-                FileHandle.standardError.write(Data("rules serve: exported to \(exportNow)/database_export\n".utf8))
-                return
-            } catch {
-                Self.fail("--export: \(error)")
-            }
-        }
-        // Namespaces restored from --data with rules uploaded to them run those, not the server's.
-        let uploaded = server.registry.all.filter { $0.rules.origin == .uploaded }.map(\.name).sorted()
-        let others = uploaded.isEmpty ? "every namespace" : "every other namespace"
-        var rulesLine = configuration.rulesFile.map { "\($0), for \(others) (reloaded when it changes)" }
-            ?? (uploaded.isEmpty ? "open rules (everything allowed)" : "open rules (everything allowed) for \(others)")
-        if !uploaded.isEmpty {
-            rulesLine += "\n  uploaded rules:    " + uploaded.joined(separator: ", ")
-                + " (uploaded through /.settings/rules.json, restored from --data)"
-        }
-        let rulesText = rulesLine
-        let namespace = configuration.defaultNamespace
-        let host = configuration.host, hostGiven = configuration.hostGiven, startWarning = warning, importedNames = imported, dataDirectory = data
-        let allowedHosts = allowHost
-        do {
-            try await server.run { port in
-                var banner = """
-                    rules serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(hostGiven ? "" : " and http://[::1]:\(port)")
-                      rules:             \(rulesText)
-                      default namespace: \(namespace) (requests without ?ns=)
-                      clients:           FIREBASE_DATABASE_EMULATOR_HOST=127.0.0.1:\(port)
-                      denials:           logged here with the deciding rule; also in each response's X-Rules-Explanation header
-                      page:              http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ shows the data, the requests and why each was denied
+        return (configuration, warning)
+    }
 
-                    """
-                for line in AdministratorNotice(host: host, port: port, allowedHosts: allowedHosts).lines { banner += line + "\n" }
-                if let startWarning { banner += startWarning + "\n" }
-                if let dataDirectory { banner += "  data:              \(dataDirectory) (durable: each write is on disk before it is acknowledged)\n" }
-                if !importedNames.isEmpty { banner += "  imported:          \(importedNames.joined(separator: ", "))\n" }
-                FileHandle.standardError.write(Data(banner.utf8))
-            }
-        } catch let error as RulesServer.ListenError {
-            FileHandle.standardError.write(Data("rules serve: \(error)\n".utf8))
-            Foundation.exit(1)
+    /// The limits: the defaults, then each limit's own flag, then each `--limit`, every one
+    /// through the same checks, and then the checks of limits together.
+    func limits() throws -> ServerLimits {
+        var limits = ServerLimits()
+        let flags = [
+            ("keep-alive", keepAlive), ("idle-timeout", idleTimeout), ("header-timeout", headerTimeout),
+            ("long-poll-hold", longPollHold), ("long-poll-idle", longPollIdle), ("max-connections", maxConnections),
+        ]
+        do {
+            for case let (name, value?) in flags { try limits.set(name, flag: value) }
+            for assignment in limit { try limits.set(assignment) }
+            try limits.check()
+        } catch {
+            throw Self.failure(error.message)
         }
-        if let exportOnExit {
-            do {
-                try server.export(to: exportOnExit, include: imported)
-                FileHandle.standardError.write(Data("rules serve: exported to \(exportOnExit)/database_export\n".utf8))
-            } catch {
-                Self.fail("--export-on-exit: \(error)")
-            }
+        return limits
+    }
+
+    /// Loads `--import`, if given; the names of the namespaces it loaded.
+    private func importData(into server: RulesServer) async throws -> [String] {
+        guard let importDirectory else { return [] }
+        do {
+            return try await server.importExport(from: importDirectory, progress: ImportProgressPrinter().report)
+        } catch {
+            throw Self.failure("--import: \(error)")
         }
     }
 
-    static func fail(_ message: String) -> Never {
+    /// Writes an emulator export (`--export`, `--export-on-exit`).
+    private func export(_ server: RulesServer, to directory: String, include imported: [String], option: String) throws {
+        do {
+            try server.export(to: directory, include: imported)
+            FileHandle.standardError.write(Data("rules serve: exported to \(directory)/database_export\n".utf8))
+        } catch {
+            throw Self.failure("\(option): \(error)")
+        }
+    }
+
+    /// Serves until SIGINT or SIGTERM, with the banner on standard error once it listens.
+    private func serve(_ server: RulesServer, configuration: ServerConfiguration, warning: String?, imported: [String]) async throws {
+        let banner = ServeBanner(
+            rulesLine: Self.rulesLine(configuration.rulesFile, uploaded: server.registry.all.filter { $0.rules.origin == .uploaded }.map(\.name).sorted()),
+            namespace: configuration.defaultNamespace, host: configuration.host, hostGiven: configuration.hostGiven,
+            allowedHosts: allowHost, warning: warning, dataDirectory: data, imported: imported)
+        do {
+            try await server.run { port in FileHandle.standardError.write(Data(banner.text(port: port).utf8)) }
+        } catch let error as RulesServer.ListenError {
+            FileHandle.standardError.write(Data("rules serve: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    /// The banner's rules line: the file, or the open rules, and the namespaces restored from
+    /// `--data` with rules uploaded to them (they run those, not the server's).
+    static func rulesLine(_ rulesFile: String?, uploaded: [String]) -> String {
+        let others = uploaded.isEmpty ? "every namespace" : "every other namespace"
+        var line = rulesFile.map { "\($0), for \(others) (reloaded when it changes)" }
+            ?? (uploaded.isEmpty ? "open rules (everything allowed)" : "open rules (everything allowed) for \(others)")
+        if !uploaded.isEmpty {
+            line += "\n  uploaded rules:    " + uploaded.joined(separator: ", ")
+                + " (uploaded through /.settings/rules.json, restored from --data)"
+        }
+        return line
+    }
+
+    /// The help of a limit's own flag: what it is, and its default.
+    static func limitHelp(_ name: String, _ abstract: String) -> ArgumentHelp {
+        let value = ServerLimits.setting(name).map { $0.value(in: ServerLimits()) } ?? "?"
+        return ArgumentHelp("\(abstract) Default \(value); the same as --limit \(name)=VALUE.", valueName: name == "max-connections" ? "n" : "seconds")
+    }
+
+    /// Says what stops the server on standard error; the exit status (2) to throw.
+    static func failure(_ message: String) -> ExitCode {
         FileHandle.standardError.write(Data("rules serve: error: \(message)\n".utf8))
-        Foundation.exit(2)
+        return ExitCode(2)
     }
 }
 
@@ -222,5 +236,35 @@ enum RequestLogFormatOption: String {
         case .json: .json
         case .quiet: .quiet
         }
+    }
+}
+
+/// What `rules serve` prints once it listens.
+struct ServeBanner: Sendable {
+    var rulesLine: String
+    var namespace: String
+    var host: String
+    var hostGiven: Bool
+    var allowedHosts: [String]
+    var warning: String?
+    var dataDirectory: String?
+    var imported: [String]
+
+    func text(port: Int) -> String {
+        let address = host.contains(":") ? "[\(host)]" : host
+        var banner = """
+            rules serve: listening on http://\(address):\(port)\(hostGiven ? "" : " and http://[::1]:\(port)")
+              rules:             \(rulesLine)
+              default namespace: \(namespace) (requests without ?ns=)
+              clients:           FIREBASE_DATABASE_EMULATOR_HOST=127.0.0.1:\(port)
+              denials:           logged here with the deciding rule; also in each response's X-Rules-Explanation header
+              page:              http://\(address):\(port)/ shows the data, the requests and why each was denied
+
+            """
+        for line in AdministratorNotice(host: host, port: port, allowedHosts: allowedHosts).lines { banner += line + "\n" }
+        if let warning { banner += warning + "\n" }
+        if let dataDirectory { banner += "  data:              \(dataDirectory) (durable: each write is on disk before it is acknowledged)\n" }
+        if !imported.isEmpty { banner += "  imported:          \(imported.joined(separator: ", "))\n" }
+        return banner
     }
 }

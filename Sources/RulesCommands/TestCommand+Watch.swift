@@ -18,7 +18,7 @@ extension TestCommand {
                     .map { directory.isEmpty ? $0 : (directory as NSString).appendingPathComponent($0) }
             }
         }
-        return WatchLoop(paths: watched, runs: watchRuns).run {
+        return watching.loop(paths: watched).run {
             let output = TestCLI.run(options)
             return WatchRun(
                 report: output.stdout + output.stderr, problems: Self.watchProblems(output),

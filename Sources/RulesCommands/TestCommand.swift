@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RulesTesting
+import Synchronization
 
 extension TestOutputFormat: ExpressibleByArgument {}
 
@@ -52,18 +53,10 @@ package struct TestCommand: ParsableCommand {
     @Option(help: "Colour in text output: auto, always or never.")
     package var color: ColorChoice = .auto
 
-    @Flag(help: "Run again on every save of a spec or rules file, showing the tests that now pass or newly fail (Ctrl-C stops).")
-    package var watch = false
-
-    @Option(name: .customLong("watch-runs"), help: ArgumentHelp("With --watch, stop after this many runs.", valueName: "n"))
-    package var watchRuns: Int?
+    @OptionGroup(title: "Watching")
+    package var watching: WatchOptions
 
     package init() {}
-
-    package func validate() throws {
-        if watchRuns != nil && !watch { throw ValidationError("--watch-runs needs --watch.") }
-        if let watchRuns, watchRuns < 1 { throw ValidationError("--watch-runs must be 1 or more.") }
-    }
 
     /// The options of one run.
     func cliOptions() -> TestCLIOptions {
@@ -82,17 +75,17 @@ package struct TestCommand: ParsableCommand {
     }
 
     package func run() throws {
-        if watch {
-            fflush(nil)
-            Foundation.exit(watchLoop())
-        }
+        if watching.watch { throw ExitCode(watchLoop()) }
         let output = TestCLI.run(cliOptions())
         print(output.stdout, terminator: "")
         if !output.stderr.isEmpty {
             FileHandle.standardError.write(Data(output.stderr.utf8))
         }
         // Everything the run loaded is let go by the process's exit, not freed piece by piece.
-        fflush(nil)
-        withExtendedLifetime(output) { Foundation.exit(output.exitCode) }
+        Self.lastOutput.withLock { $0 = output }
+        throw ExitCode(output.exitCode)
     }
+
+    /// The last run's output, kept until the process exits (or the next run).
+    private static let lastOutput = Mutex<TestCLIOutput?>(nil)
 }

@@ -10,14 +10,14 @@ struct WatchLoop {
     var runs: Int?
     var isTerminal = isatty(STDOUT_FILENO) != 0
 
-    func run(_ body: () -> WatchRun) -> Int32 {
+    func run(_ body: () throws -> WatchRun) rethrows -> Int32 {
         let interrupt = InterruptFlag()
         var watcher = FileWatcher(paths: paths)
         var previous: WatchRun?
         var count = 0
         var trigger: [String] = []
         while true {
-            let current = body()
+            let current = try body()
             count += 1
             var out = ""
             if let previous {

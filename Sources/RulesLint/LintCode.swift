@@ -1,31 +1,27 @@
 import RulesSyntax
 
-/// The code of every lint (see `docs/lints.md`). What each lint is (its category, its severity,
-/// its documentation and its check) is its type in ``Lints/all``, which has one per code.
-public enum LintCode: String, Sendable, Hashable, CaseIterable, Comparable {
-    case publicRead = "public-read"
-    case publicWrite = "public-write"
-    case shadowedRule = "shadowed-rule"
-    case unreachableWildcard = "unreachable-wildcard"
-    case constantRule = "constant-rule"
-    case impossibleCondition = "impossible-condition"
-    case typeMismatchComparison = "type-mismatch-comparison"
-    case deleteGuardInValidate = "delete-guard-in-validate"
-    case unvalidatedWrite = "unvalidated-write"
-    case rootInWrite = "root-in-write"
-    case authorizationInValidate = "authorization-in-validate"
-    case weakerAncestorGrant = "weaker-ancestor-grant"
-    case selfGrantedPrivilege = "self-granted-privilege"
-    case ownershipTakeover = "ownership-takeover"
-    case recordCheckAtCollection = "record-check-at-collection"
-    case collectionWipe = "collection-wipe"
-    case skippedCheck = "skipped-check"
-    case perUserDataReadable = "per-user-data-readable"
-    case literalKeyBesideWildcard = "literal-key-beside-wildcard"
-    case queryWithoutIndex = "query-without-index"
-    case rulesSizeNearLimit = "rules-size-near-limit"
-    case unknownLintCode = "unknown-lint-code"
-    case unusedSuppression = "unused-suppression"
+/// The code of a lint (see `docs/lints.md`): its name in output, in configuration and in
+/// suppression comments. Each lint declares its code once, in its own file under `Lints/`
+/// (`extension LintCode { public static let publicRead = LintCode(declaring: "public-read") }`); the codes
+/// there are those of ``Lints/all``, in its order.
+public struct LintCode: RawRepresentable, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    /// The code as written (`public-read`).
+    public let rawValue: String
+
+    /// The code of a registered lint; nil for any other name.
+    public init?(rawValue: String) {
+        guard Lints.byName[rawValue] != nil else { return nil }
+        self.rawValue = rawValue
+    }
+
+    /// A lint's code, declared once beside the lint.
+    init(declaring name: String) { rawValue = name }
+
+    /// Every code, in registry order (the order of the catalog, of SARIF's rules and of
+    /// `docs/lints.md`).
+    public static var allCases: [LintCode] { Lints.codes }
+
+    public var description: String { rawValue }
 
     /// The diagnostic code the lint reports under.
     public var diagnosticCode: DiagnosticCode { DiagnosticCode(rawValue: rawValue) }
@@ -35,7 +31,7 @@ public enum LintCode: String, Sendable, Hashable, CaseIterable, Comparable {
 
     /// The lint's type in the registry.
     package var lint: any Lint.Type {
-        guard let type = Lints.byCode[self] else { preconditionFailure("no lint type is registered for \(rawValue)") }
+        guard let type = Lints.byName[rawValue] else { preconditionFailure("no lint type is registered for \(rawValue)") }
         return type
     }
 

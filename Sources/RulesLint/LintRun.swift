@@ -6,18 +6,16 @@ import RulesSyntax
 /// decided on the access model, and the witness of every security finding, searched with the
 /// engine. `Ruleset.lintFindings` (this module) gives the same.
 package enum LintRun {
-    /// The findings of `file`, compiled as `result`; nothing when it has errors.
+    /// The findings of `file`, compiled as `result` (not compiled again); nothing when it has
+    /// errors.
     package static func findings(_ result: CompilationResult, file: SourceFile, configuration: LintConfiguration = .default) -> [LintFinding] {
         run(result, file: file, configuration: configuration).findings
     }
 
-    /// The findings of `file`, compiled as `result`, with the model's figures.
+    /// The findings of `file`, compiled as `result` (not compiled again), with the model's figures.
     package static func run(_ result: CompilationResult, file: SourceFile, configuration: LintConfiguration = .default) -> Outcome {
-        guard let tree = result.tree, !result.diagnostics.containsErrors else { return Outcome() }
-        guard let rules = try? Ruleset(file: file) else {
-            return Outcome(findings: WitnessSearch.confirm(Linter.lint(tree, file: file, configuration: configuration), file: file))
-        }
-        return run(tree: tree, rules: rules, file: file, configuration: configuration)
+        guard let tree = result.tree, let compiled = result.ruleset, !result.diagnostics.containsErrors else { return Outcome() }
+        return run(tree: tree, rules: Ruleset(compiled: compiled), file: file, configuration: configuration)
     }
 
     /// The findings of compiled `rules` whose checked tree is `tree`.

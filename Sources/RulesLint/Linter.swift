@@ -21,25 +21,23 @@ package enum Linter {
         for lint in Lints.staticLints where modelled == nil || !lint.code.isModelled {
             findings += lint.check(&context)
         }
-        // An owner check in .validate under a weak .write is reported as
-        // authorization-in-validate (the delete); the takeover is the same cause.
-        let authorization = Set(findings.filter { $0.code == .authorizationInValidate }.map { Key(code: .ownershipTakeover, start: $0.diagnostic.range.start, end: $0.diagnostic.range.end) })
-        findings.removeAll { $0.code == .ownershipTakeover && authorization.contains(Key(code: $0.code, start: $0.diagnostic.range.start, end: $0.diagnostic.range.end)) }
-        if var modelled {
-            // A rule that `public-read` or `public-write` reports only with the model is reported
-            // by them where no other finding names it: the other says more of the same cause.
-            let named = (findings + modelled).filter { !$0.widened }.map(\.diagnostic.range)
-            modelled.removeAll { w in
-                w.widened && named.contains { w.diagnostic.range.start <= $0.start && $0.end <= w.diagnostic.range.end }
-            }
-            // A rule anyone may use to write is one cause, reported as public-write: the takeovers
-            // and wipes it allows are what that finding says.
-            let publicWrites = findings.filter { $0.code == .publicWrite }.map(\.diagnostic.range)
-            findings += modelled.filter { f in
-                !((f.code == .ownershipTakeover || f.code == .collectionWipe)
-                    && publicWrites.contains { $0.start <= f.diagnostic.range.start && f.diagnostic.range.end <= $0.end })
-            }
+        // A finding another lint's covers is that lint's (``Lint/subsumedBy``).
+        var winners: [LintCode: [SourceRange]] = [:]
+        for f in findings { winners[f.code, default: []].append(f.diagnostic.range) }
+        let staticCount = findings.count
+        var modelled = modelled ?? []
+        // A rule that `public-read` or `public-write` reports only with the model is reported by
+        // them where no other finding names it: the other says more of the same cause.
+        let named = (findings + modelled).filter { !$0.widened }.map(\.diagnostic.range)
+        modelled.removeAll { w in
+            w.widened && named.contains { w.diagnostic.range.start <= $0.start && $0.end <= w.diagnostic.range.end }
         }
+        findings += modelled
+        findings = findings.enumerated().filter { i, f in
+            !f.code.lint.subsumedBy.contains { p in
+                winners[p.winner, default: []].contains { p.covers($0, f, modelled: i >= staticCount) }
+            }
+        }.map(\.element)
         // One finding per lint and range: two lints' paths to the same fact report it once.
         var seen = Set<Key>()
         findings = findings.filter { seen.insert(Key(code: $0.code, start: $0.diagnostic.range.start, end: $0.diagnostic.range.end)).inserted }

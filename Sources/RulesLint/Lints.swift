@@ -1,8 +1,8 @@
 import RulesCompiler
 
-/// The registry: every lint, once, in the order of ``LintCode``'s cases (the order of the
-/// catalog, of SARIF's rules and of `docs/lints.md`). Adding a lint is a type in `Lints/`, a
-/// case of ``LintCode`` and a line here.
+/// The registry: every lint, once, in the order of the catalog, of SARIF's rules and of
+/// `docs/lints.md`. Adding a lint is a file in `Lints/` (its type, with its code, its
+/// documentation, its check, the lints it yields to and its witness policy) and a line here.
 package enum Lints {
     package static let all: [any Lint.Type] = [
         PublicReadLint.self,
@@ -30,8 +30,11 @@ package enum Lints {
         UnusedSuppressionLint.self,
     ]
 
-    /// The type of each code (a test checks that every code has exactly one).
-    package static let byCode: [LintCode: any Lint.Type] = Dictionary(all.map { ($0.code, $0) }, uniquingKeysWith: { first, _ in first })
+    /// Every code, in registry order.
+    package static let codes: [LintCode] = all.map { $0.code }
+
+    /// The type of each code's name (a test checks that no two lints share a code).
+    static let byName: [String: any Lint.Type] = Dictionary(all.map { ($0.code.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
 
     /// The lints decided on the rule tree, in registry order.
     package static let staticLints: [any StaticLint.Type] = all.compactMap { $0 as? any StaticLint.Type }

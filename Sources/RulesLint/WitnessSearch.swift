@@ -9,23 +9,12 @@ import RulesSyntax
 /// the first whose every step gets the verdict it needs becomes the finding's witness, with the
 /// engine's verdicts.
 ///
-/// A finding of a lint in ``requiresWitness`` without a witness is dropped; any other security
-/// finding without one is kept and marked unconfirmed (``LintFinding/witnessStatus``).
+/// What a lint's findings need is its ``Lint/witnessPolicy``: without a witness, a finding of a
+/// lint that requires one is dropped; any other searched finding is kept and marked unconfirmed
+/// (``LintFinding/witnessStatus``).
 package enum WitnessSearch {
     /// The clock every witness runs at (2026-01-01T00:00:00Z, in ms), so that runs repeat.
     package static let now: Double = 1_767_225_600_000
-
-    /// Lints whose findings are reported only with a witness: the engine's verdict is the proof.
-    /// Every security lint but `root-in-write` (which proposes none: it is about what a rule
-    /// reads, not what it allows).
-    package static let requiresWitness: Set<LintCode> = Set(LintCode.allCases.filter { $0.securitySeverity != nil && $0 != .rootInWrite })
-
-    /// The findings of `file` with witnesses searched; findings come back in the same order.
-    package static func confirm(_ findings: [LintFinding], file: SourceFile) -> [LintFinding] {
-        guard findings.contains(where: { $0.code.securitySeverity != nil }) else { return findings }
-        guard let rules = try? Ruleset(file: file) else { return findings }
-        return confirm(findings, rules: rules, tree: rules.compiled.tree)
-    }
 
     /// The findings with witnesses searched against `rules` (whose checked tree is `tree`).
     /// Findings of one lint whose witnesses the same rule allows are one cause: they are reported
@@ -35,7 +24,8 @@ package enum WitnessSearch {
         var out: [LintFinding] = []
         var causes: [CauseKey: Int] = [:]
         for finding in findings {
-            guard finding.code.securitySeverity != nil else { out.append(finding); continue }
+            let policy = finding.code.lint.witnessPolicy
+            guard policy != .notSearched else { out.append(finding); continue }
             var f = finding
             var decidedBy: RuleReference?
             if f.witness == nil {
@@ -49,7 +39,7 @@ package enum WitnessSearch {
                     }
                 }
             }
-            if f.witness == nil, requiresWitness.contains(f.code) { continue }
+            if f.witness == nil, policy == .required { continue }
             if let by = decidedBy, !f.code.isModelled {
                 let key = CauseKey(code: f.code, rule: by)
                 if let i = causes[key] {

@@ -9,7 +9,7 @@ import Testing
 @Suite struct LintRegistryTests {
     @Test func everyCodeHasExactlyOneType() {
         #expect(Lints.all.map { $0.code } == LintCode.allCases)
-        #expect(Lints.byCode.count == LintCode.allCases.count)
+        #expect(Lints.byName.count == LintCode.allCases.count)
         for code in LintCode.allCases {
             #expect(Lints.all.filter { $0.code == code }.count == 1, "\(code)")
             #expect(code.lint.code == code)
@@ -38,6 +38,41 @@ import Testing
             #expect(entry.severity == lint.severity)
         }
         #expect(DiagnosticCatalog.all.count == DiagnosticCatalog.compilerEntries.count + Lints.all.count)
+    }
+
+    /// The codes are the names users write (configuration, suppressions, baselines, JSON and
+    /// SARIF output): they do not change.
+    @Test func codesAreTheWrittenNames() {
+        #expect(LintCode.allCases.map(\.rawValue) == [
+            "public-read", "public-write", "shadowed-rule", "unreachable-wildcard", "constant-rule", "impossible-condition",
+            "type-mismatch-comparison", "delete-guard-in-validate", "unvalidated-write", "root-in-write", "authorization-in-validate",
+            "weaker-ancestor-grant", "self-granted-privilege", "ownership-takeover", "record-check-at-collection", "collection-wipe",
+            "skipped-check", "per-user-data-readable", "literal-key-beside-wildcard", "query-without-index", "rules-size-near-limit",
+            "unknown-lint-code", "unused-suppression",
+        ])
+        #expect(LintCode(rawValue: "public-reed") == nil)
+        #expect(LintCode(rawValue: "public-read") == .publicRead)
+    }
+
+    /// Precedence is declared on the lint that yields, to another registered lint; witness
+    /// policies follow the categories.
+    @Test func precedenceAndWitnessPolicies() {
+        var yielding: [LintCode] = []
+        var searchedOnly: [LintCode] = []
+        for lint in Lints.all {
+            let code = lint.code
+            let winners = lint.subsumedBy.map(\.winner)
+            let policy = lint.witnessPolicy
+            let security = lint.securitySeverity != nil
+            for winner in winners {
+                #expect(LintCode.allCases.contains(winner) && winner != code, "\(code)")
+            }
+            #expect((policy == .notSearched) == !security, "\(code)")
+            if !winners.isEmpty { yielding.append(code) }
+            if policy == .searched { searchedOnly.append(code) }
+        }
+        #expect(yielding == [.ownershipTakeover, .collectionWipe])
+        #expect(searchedOnly == [.rootInWrite])
     }
 
     @Test func modelledCodesAreTheModelLints() {

@@ -87,63 +87,143 @@ package struct ServerLimits: Sendable, Hashable {
     /// The defaults.
     package init() {}
 
-    /// The limits that `rules serve --limit NAME=VALUE` sets, by name: every field above.
-    package static var named: [(name: String, field: Field)] { [
-        ("max-body-bytes", .int(\.maxBodyBytes)),
-        ("max-body-bytes-in-flight", .int(\.maxBodyBytesInFlight)),
-        ("max-queued-events", .int(\.maxQueuedEvents)),
-        ("max-queued-bytes", .int(\.maxQueuedBytes)),
-        ("max-queued-bytes-total", .int(\.maxQueuedBytesTotal)),
-        ("max-wire-message-bytes", .int(\.maxWireMessageBytes)),
-        ("max-wire-frame-bytes", .int(\.maxWireFrameBytes)),
-        ("max-update-paths", .int(\.maxUpdatePaths)),
-        ("max-connections", .int(\.maxConnections)),
-        ("max-long-lived-per-client", .int(\.maxLongLivedPerClient)),
-        ("max-token-bytes", .int(\.maxTokenBytes)),
-        ("max-listens-per-connection", .int(\.maxListensPerConnection)),
-        ("max-on-disconnect-operations", .int(\.maxOnDisconnectOperations)),
-        ("max-on-disconnect-bytes", .int(\.maxOnDisconnectBytes)),
-        ("max-on-disconnect-bytes-total", .int(\.maxOnDisconnectBytesTotal)),
-        ("max-listen-query-bytes", .int(\.maxListenQueryBytes)),
-        ("max-listen-query-bytes-total", .int(\.maxListenQueryBytesTotal)),
-        ("max-long-poll-sessions", .int(\.maxLongPollSessions)),
-        ("max-long-poll-sessions-per-client", .int(\.maxLongPollSessionsPerClient)),
-        ("compaction-bytes", .int(\.compactionBytes)),
-        ("idle-timeout", .seconds(\.idleTimeoutSeconds)),
-        ("header-timeout", .seconds(\.headerTimeoutSeconds)),
-        ("long-poll-hold", .seconds(\.longPollHoldSeconds)),
-        ("long-poll-idle", .seconds(\.longPollIdleSeconds)),
-        ("keep-alive", .seconds(\.keepAliveSeconds)),
+    /// Every field above, once: its name (`rules serve --limit NAME=VALUE`), its kind and the
+    /// values it takes, and the dedicated flag that is another spelling of it, if any. Setting
+    /// and checking a limit, the names `--limit` lists and the table in `docs/limits.md` come from
+    /// this list; a test checks that it names every field once.
+    package static var settings: [Setting] { [
+        Setting("max-body-bytes", .count(\.maxBodyBytes)),
+        Setting("max-body-bytes-in-flight", .count(\.maxBodyBytesInFlight)),
+        Setting("max-queued-events", .count(\.maxQueuedEvents)),
+        Setting("max-queued-bytes", .count(\.maxQueuedBytes)),
+        Setting("max-queued-bytes-total", .count(\.maxQueuedBytesTotal)),
+        Setting("max-wire-message-bytes", .count(\.maxWireMessageBytes)),
+        Setting("max-wire-frame-bytes", .count(\.maxWireFrameBytes)),
+        Setting("max-update-paths", .count(\.maxUpdatePaths)),
+        Setting("max-connections", .count(\.maxConnections), flag: true),
+        Setting("max-long-lived-per-client", .count(\.maxLongLivedPerClient)),
+        Setting("max-token-bytes", .count(\.maxTokenBytes)),
+        Setting("max-listens-per-connection", .count(\.maxListensPerConnection)),
+        Setting("max-on-disconnect-operations", .count(\.maxOnDisconnectOperations)),
+        Setting("max-on-disconnect-bytes", .count(\.maxOnDisconnectBytes)),
+        Setting("max-on-disconnect-bytes-total", .count(\.maxOnDisconnectBytesTotal)),
+        Setting("max-listen-query-bytes", .count(\.maxListenQueryBytes)),
+        Setting("max-listen-query-bytes-total", .count(\.maxListenQueryBytesTotal)),
+        Setting("max-long-poll-sessions", .count(\.maxLongPollSessions)),
+        Setting("max-long-poll-sessions-per-client", .count(\.maxLongPollSessionsPerClient)),
+        Setting("compaction-bytes", .count(\.compactionBytes)),
+        Setting("idle-timeout", .seconds(\.idleTimeoutSeconds, 0.1...86400), flag: true),
+        Setting("header-timeout", .seconds(\.headerTimeoutSeconds, 0.1...3600), flag: true),
+        Setting("long-poll-hold", .seconds(\.longPollHoldSeconds, 0.05...24), flag: true, note: "the SDK polls again after 25"),
+        Setting("long-poll-idle", .seconds(\.longPollIdleSeconds, 1...3600), flag: true),
+        Setting("keep-alive", .seconds(\.keepAliveSeconds, 0.1...3600), flag: true),
     ] }
 
-    /// A field that `--limit` sets.
-    package enum Field {
-        /// A count or a size: a positive integer (`_` may group digits).
-        case int(WritableKeyPath<ServerLimits, Int>)
-        /// Seconds: a positive number.
-        case seconds(WritableKeyPath<ServerLimits, Double>)
+    /// One limit as the command line names it.
+    package struct Setting {
+        /// Its name: `--limit NAME=VALUE`, and `--NAME VALUE` when ``flag``.
+        package let name: String
+        /// The field and the values it takes.
+        package let field: Field
+        /// Whether `rules serve` also takes it as a flag of its own (`--keep-alive 5`).
+        package let flag: Bool
+        /// Why its range is what it is, when it is not plain.
+        package let note: String?
+
+        init(_ name: String, _ field: Field, flag: Bool = false, note: String? = nil) {
+            self.name = name
+            self.field = field
+            self.flag = flag
+            self.note = note
+        }
+
+        /// Its value in `limits`, as `--limit` writes it.
+        package func value(in limits: ServerLimits) -> String {
+            switch field {
+            case .count(let key): String(limits[keyPath: key])
+            case .seconds(let key, _): Self.seconds(limits[keyPath: key])
+            }
+        }
+
+        /// The values it takes, in words (`1 or more`, `0.1 to 3600 s`).
+        package var range: String {
+            switch field {
+            case .count: "1 or more"
+            case .seconds(_, let r): "\(Self.seconds(r.lowerBound)) to \(Self.seconds(r.upperBound)) s"
+            }
+        }
+
+        /// Sets it in `limits` from `text` (`_` may group digits), or says why it cannot; `spelling` is
+        /// how the command line named it (`--limit keep-alive`, `--keep-alive`).
+        func set(_ text: String, in limits: inout ServerLimits, spelling: String) throws(LimitError) {
+            let digits = text.replacingOccurrences(of: "_", with: "")
+            switch field {
+            case .count(let key):
+                guard let value = Int(digits), value > 0 else { throw LimitError(message: "\(spelling) takes a positive whole number, not '\(text)'") }
+                limits[keyPath: key] = value
+            case .seconds(let key, let r):
+                guard let value = Double(digits), value.isFinite else { throw LimitError(message: "\(spelling) takes a number of seconds, not '\(text)'") }
+                guard r.contains(value) else {
+                    let between = "between \(Self.seconds(r.lowerBound)) and \(Self.seconds(r.upperBound)) seconds"
+                    throw LimitError(message: "\(spelling) must be \(between)\(note.map { " (\($0))" } ?? ""); got \(text)")
+                }
+                limits[keyPath: key] = value
+            }
+        }
+
+        static func seconds(_ s: Double) -> String {
+            s == s.rounded() && abs(s) < 1e15 ? String(Int(s)) : String(s)
+        }
     }
+
+    /// A field a ``Setting`` sets.
+    package enum Field {
+        /// A count or a size: a positive integer.
+        case count(WritableKeyPath<ServerLimits, Int>)
+        /// Seconds, within a range.
+        case seconds(WritableKeyPath<ServerLimits, Double>, ClosedRange<Double>)
+    }
+
+    /// The setting named `name`.
+    package static func setting(_ name: String) -> Setting? { settings.first { $0.name == name } }
 
     /// Sets a limit from `NAME=VALUE`, or says why it cannot.
     package mutating func set(_ assignment: String) throws(LimitError) {
         guard let equals = assignment.firstIndex(of: "=") else {
             throw LimitError(message: "--limit takes NAME=VALUE (for example max-listens-per-connection=100), not '\(assignment)'")
         }
-        let name = String(assignment[..<equals]), text = String(assignment[assignment.index(after: equals)...]).replacingOccurrences(of: "_", with: "")
-        guard let field = Self.named.first(where: { $0.name == name })?.field else {
-            throw LimitError(message: "unknown limit '\(name)'; the limits are: " + Self.named.map(\.name).joined(separator: ", "))
+        let name = String(assignment[..<equals]), text = String(assignment[assignment.index(after: equals)...])
+        guard let setting = Self.setting(name) else {
+            throw LimitError(message: "unknown limit '\(name)'; the limits are: " + Self.settings.map(\.name).joined(separator: ", "))
         }
-        switch field {
-        case .int(let key):
-            guard let value = Int(text), value > 0 else { throw LimitError(message: "--limit \(name) takes a positive whole number, not '\(text)'") }
-            self[keyPath: key] = value
-        case .seconds(let key):
-            guard let value = Double(text), value > 0, value.isFinite else { throw LimitError(message: "--limit \(name) takes a positive number of seconds, not '\(text)'") }
-            self[keyPath: key] = value
+        try setting.set(text, in: &self, spelling: "--limit \(name)")
+    }
+
+    /// Sets the limit `name` from its own flag (`--keep-alive 5`), with the checks of `--limit`.
+    package mutating func set(_ name: String, flag text: String) throws(LimitError) {
+        guard let setting = Self.setting(name) else { throw LimitError(message: "unknown limit '\(name)'") }
+        try setting.set(text, in: &self, spelling: "--\(name)")
+    }
+
+    /// Says why limits that are each in range do not fit together, if they do not: a long-polling
+    /// client is taken to be gone only after longer than a request is held.
+    package func check() throws(LimitError) {
+        guard longPollIdleSeconds > longPollHoldSeconds else {
+            throw LimitError(message: "long-poll-idle (\(Setting.seconds(longPollIdleSeconds)) s) must be longer than long-poll-hold (\(Setting.seconds(longPollHoldSeconds)) s): a client would be taken to be gone while its request is held")
         }
     }
 
-    /// A `--limit` that cannot be set.
+    /// The table of `docs/limits.md` that lists every setting (a test keeps the two in step).
+    package static var documentationTable: String {
+        let defaults = ServerLimits()
+        var out = "| `--limit` name | Default | Values | Own flag |\n| --- | --- | --- | --- |\n"
+        for s in settings {
+            out += "| `\(s.name)` | \(s.value(in: defaults)) | \(s.range)\(s.note.map { " (\($0))" } ?? "") | \(s.flag ? "`--\(s.name)`" : "") |\n"
+        }
+        return out
+    }
+
+    /// A limit that cannot be set.
     package struct LimitError: Error, CustomStringConvertible {
         package let message: String
         package var description: String { message }

@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `authorization-in-validate`: see ``AuthorizationInValidateLint``.
+    public static let authorizationInValidate = LintCode(declaring: "authorization-in-validate")
+}
+
 /// `authorization-in-validate`: a stranger's replacement of another user's record is stopped
 /// only by a `.validate`, which never runs on a delete, so the delete goes through. On the model:
 /// one finding per rule that allows the delete, with the `.validate` related. Without a model
@@ -29,7 +34,7 @@ enum AuthorizationInValidateLint: StaticLint, ModelLint {
     }
 
     static func check(_ context: inout ThreatContext) -> [LintFinding] {
-        let wipes = Set(CollectionWipeLint.cells(context.model).compactMap(\.decidedBy))
+        let wipes = Set(context.model.collectionWipes.compactMap(\.decidedBy))
         let writes = context.foreignRecordWrites().filter { $0.validate != nil && $0.cell.operation == .delete }
         var out: [LintFinding] = []
         var order: [RuleReference] = []

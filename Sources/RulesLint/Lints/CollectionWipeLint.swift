@@ -1,5 +1,10 @@
 import RulesCompiler
 
+extension LintCode {
+    /// `collection-wipe`: see ``CollectionWipeLint``.
+    public static let collectionWipe = LintCode(declaring: "collection-wipe")
+}
+
 /// `collection-wipe`: a principal who owns nothing there (a signed-in stranger, or anyone)
 /// replaces or deletes a whole collection of other users' records. One finding per rule that
 /// allows it.
@@ -7,25 +12,16 @@ enum CollectionWipeLint: ModelLint {
     static let code = LintCode.collectionWipe
     static let category = LintCategory.security
     static let securitySeverity: Double? = 8.6
+    /// A rule anyone may use to write is reported as `public-write`: the wipes it allows are what
+    /// that finding says.
+    static let subsumedBy = [LintPrecedence(.publicWrite, .modelledWithin)]
     static let summary = "A principal may replace or delete a whole collection of other users' records."
     static let help =
         "A .write at or above a collection that admits someone who owns nothing there (a signed-in stranger, or anyone) lets them delete the collection or replace it with their own records, everyone else's with it. Grant writes at each record ($wildcard), to its owner, and keep collection-level writes for administrators."
 
-
-    /// The cells that show a wipe: a stranger's or anonymous write of a collection whose records
-    /// belong to users, with the owner's record in it.
-    static func cells(_ model: AccessModel) -> [AccessCell] {
-        model.cells.filter { c in
-            guard c.location.kind == .collection, c.operation == .write, c.principal == .stranger || c.principal == .anonymous,
-                case .allowed = c.verdict, let (_, child) = c.location.node.wildcard
-            else { return false }
-            return model.locations.contains { $0.node === child && $0.isOwned }
-        }
-    }
-
     static func check(_ context: inout ThreatContext) -> [LintFinding] {
         var out: [LintFinding] = []
-        for (rule, group) in ThreatContext.grouped(cells(context.model)) {
+        for (rule, group) in ThreatContext.grouped(context.model.collectionWipes) {
             let first = group.first { $0.principal == .anonymous } ?? group[0]
             guard let witness = first.verdict.witness, let step = witness.steps.last else { continue }
             let locations = Array(Set(group.map(\.location.path))).sorted()

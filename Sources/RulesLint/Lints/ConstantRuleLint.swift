@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `constant-rule`: see ``ConstantRuleLint``.
+    public static let constantRule = LintCode(declaring: "constant-rule")
+}
+
 /// `constant-rule`: a rule expression (not a literal) whose abstract value is always true, never
 /// true or always an error, when no expression-level finding already explains it.
 enum ConstantRuleLint: StaticLint {

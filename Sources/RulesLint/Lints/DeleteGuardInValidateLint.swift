@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `delete-guard-in-validate`: see ``DeleteGuardInValidateLint``.
+    public static let deleteGuardInValidate = LintCode(declaring: "delete-guard-in-validate")
+}
+
 /// `delete-guard-in-validate`: a `.validate` that requires `newData` to exist, which does not stop
 /// a delete since `.validate` never runs on one, as the abstract evaluator finds it
 /// (``CascadeAnalysis/Evaluation/findings``; the allow-null idiom is a silent finding).

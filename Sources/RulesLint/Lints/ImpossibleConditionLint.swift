@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `impossible-condition`: see ``ImpossibleConditionLint``.
+    public static let impossibleCondition = LintCode(declaring: "impossible-condition")
+}
+
 /// `impossible-condition`: a sub-expression that can never be true, as the abstract evaluator
 /// proves it (``CascadeAnalysis/Evaluation/findings``).
 enum ImpossibleConditionLint: StaticLint {

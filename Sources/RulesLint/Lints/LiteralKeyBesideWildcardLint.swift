@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `literal-key-beside-wildcard`: see ``LiteralKeyBesideWildcardLint``.
+    public static let literalKeyBesideWildcard = LintCode(declaring: "literal-key-beside-wildcard")
+}
+
 /// `literal-key-beside-wildcard`: a literal child `f` of a collection, beside its `$wildcard`,
 /// where `f` is a field of the records (the wildcard's rules read `newData.child('f')` or require
 /// it with `hasChildren`) and the wildcard has no child `f` of its own, and `f` holds only rules

@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `ownership-takeover`: see ``OwnershipTakeoverLint``.
+    public static let ownershipTakeover = LintCode(declaring: "ownership-takeover")
+}
+
 /// `ownership-takeover`: a signed-in stranger (or anyone) replaces or deletes another user's
 /// record, or claims it by naming themselves its owner. One finding per rule that allows it.
 /// Where the same rule also lets them wipe the whole collection, `collection-wipe` reports it;
@@ -17,6 +22,11 @@ enum OwnershipTakeoverLint: StaticLint, ModelLint {
     static let code = LintCode.ownershipTakeover
     static let category = LintCategory.security
     static let securitySeverity: Double? = 8.1
+    /// An owner check in `.validate` under a weak `.write` is reported as
+    /// `authorization-in-validate` (the delete): the takeover is the same cause. A rule anyone
+    /// may use to write is reported as `public-write`: the takeovers it allows are what that
+    /// finding says.
+    static let subsumedBy = [LintPrecedence(.authorizationInValidate, .sameRange), LintPrecedence(.publicWrite, .modelledWithin)]
     static let summary = "An owner check that compares only the new owner with the caller."
     static let help =
         "newData.child('uid').val() === auth.uid says who the record will belong to, not who it belongs to: with no .write on the path reading the old value, anyone overwrites someone else's record by naming themselves its owner. Require the old owner in .write too: !data.exists() || data.child('uid').val() === auth.uid."
@@ -28,7 +38,7 @@ enum OwnershipTakeoverLint: StaticLint, ModelLint {
     }
 
     static func check(_ context: inout ThreatContext) -> [LintFinding] {
-        let wipes = Set(CollectionWipeLint.cells(context.model).compactMap(\.decidedBy))
+        let wipes = Set(context.model.collectionWipes.compactMap(\.decidedBy))
         let writes = context.foreignRecordWrites()
         let validateOnly = Set(writes.filter { $0.validate != nil }.compactMap { $0.cell.decidedBy })
         let cells = writes.map(\.cell).filter { c in

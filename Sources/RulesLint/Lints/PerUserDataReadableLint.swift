@@ -1,5 +1,10 @@
 import RulesCompiler
 
+extension LintCode {
+    /// `per-user-data-readable`: see ``PerUserDataReadableLint``.
+    public static let perUserDataReadable = LintCode(declaring: "per-user-data-readable")
+}
+
 /// `per-user-data-readable`: records keyed by their owner's uid, which only the owner may write,
 /// that any signed-in stranger may read (anyone signed out reading is `public-read`). One
 /// finding per rule that grants the read.

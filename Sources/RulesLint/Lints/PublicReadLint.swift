@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `public-read`: see ``PublicReadLint``.
+    public static let publicRead = LintCode(declaring: "public-read")
+}
+
 /// `public-read`: a `.read` that is true when auth is null, at the root, at depth 1 or over a
 /// `$wildcard` collection (``CascadeAnalysis/publicGrants``).
 enum PublicReadLint: ModelWidenedLint {
@@ -12,7 +17,7 @@ enum PublicReadLint: ModelWidenedLint {
         "The rule is true when auth is null, at the root, at depth 1 or over a $wildcard collection. Grants cascade and cannot be taken back below, so everything under it is public. Require auth != null or narrow the location."
 
     static func check(_ context: inout LintContext) -> [LintFinding] {
-        context.cascade.publicGrants.filter { $0.kind == .read }.map { PublicWriteLint.finding(code, $0) }
+        context.cascade.publicGrants.filter { $0.kind == .read }.map { $0.finding(code) }
     }
 
     static func widen(_ context: inout ThreatContext) -> [LintFinding] {

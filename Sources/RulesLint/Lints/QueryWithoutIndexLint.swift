@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `query-without-index`: see ``QueryWithoutIndexLint``.
+    public static let queryWithoutIndex = LintCode(declaring: "query-without-index")
+}
+
 /// `query-without-index`: a `.read` that admits queries ordered by a child (or by value) that the
 /// location's `.indexOn` does not list.
 enum QueryWithoutIndexLint: StaticLint {

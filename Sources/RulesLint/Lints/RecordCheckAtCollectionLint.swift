@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `record-check-at-collection`: see ``RecordCheckAtCollectionLint``.
+    public static let recordCheckAtCollection = LintCode(declaring: "record-check-at-collection")
+}
+
 /// `record-check-at-collection`: a `.write` or `.validate` at a collection (a location with a
 /// `$wildcard` child) reads `newData.child('f')` where `f` is a field of the records below (the
 /// wildcard has a literal child `f`, or its rules read `newData.child('f')` or require it with

@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `root-in-write`: see ``RootInWriteLint``.
+    public static let rootInWrite = LintCode(declaring: "root-in-write")
+}
+
 /// `root-in-write`: a `root.child(...)` path that lands on or below the rule's own location.
 /// `root` is the tree before the write, so such a path reads the old value of data the write is
 /// changing. In `.validate` every such path is reported; in `.write`, where reading the old value
@@ -11,6 +16,9 @@ enum RootInWriteLint: StaticLint {
     static let code = LintCode.rootInWrite
     static let category = LintCategory.security
     static let securitySeverity: Double? = 4.3
+    /// It proposes no witness (it is about what a rule reads, not what it allows): its findings
+    /// are kept unconfirmed.
+    static let witnessPolicy = WitnessPolicy.searched
     static let summary = "root.child(...) in a write rule reaches into the data being written."
     static let help =
         "root is the tree before the write. In .validate, a root path on or below the rule's location reads the old value of data the write is changing; in .write, it is reported when the old value is checked like a new one (isString(), hasChildren(), .length, ordering or arithmetic), while comparing an old owner with auth is fine. Use newData (climbing with newData.parent() if needed) for the new value, or data for the old one."

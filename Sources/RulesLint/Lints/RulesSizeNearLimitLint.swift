@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `rules-size-near-limit`: see ``RulesSizeNearLimitLint``.
+    public static let rulesSizeNearLimit = LintCode(declaring: "rules-size-near-limit")
+}
+
 /// `rules-size-near-limit`: a rules file from 90% of the documented 256 KiB limit up to it (above
 /// it the compiler's own `rules-file-large` warning applies instead).
 enum RulesSizeNearLimitLint: StaticLint {

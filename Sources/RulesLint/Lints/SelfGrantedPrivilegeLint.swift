@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `self-granted-privilege`: see ``SelfGrantedPrivilegeLint``.
+    public static let selfGrantedPrivilege = LintCode(declaring: "self-granted-privilege")
+}
+
 /// `self-granted-privilege` (privilege escalation): a signed-in stranger gives himself a role, a
 /// flag, a membership or a link that another rule trusts, with writes the rules allow (through
 /// any branch of an `||`), then does what only its holders may. One finding per privilege, at

@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `shadowed-rule`: see ``ShadowedRuleLint``.
+    public static let shadowedRule = LintCode(declaring: "shadowed-rule")
+}
+
 /// `shadowed-rule`: a `.read` or `.write` below an ancestor whose rule of the same kind is always
 /// true. One finding per grant, at the first rule it shadows, listing the others
 /// (``CascadeAnalysis/shadowed``).

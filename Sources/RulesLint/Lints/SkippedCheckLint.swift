@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `skipped-check`: see ``SkippedCheckLint``.
+    public static let skippedCheck = LintCode(declaring: "skipped-check")
+}
+
 /// `skipped-check`: in `A || B`, B is evaluated only when A is false; when A is a type test of
 /// the new value (`newData.isString()`) and B a bound on it (`newData.val().length <= 2800000`),
 /// every value A accepts skips the bound. Reported at A with a witness the engine allowed: a

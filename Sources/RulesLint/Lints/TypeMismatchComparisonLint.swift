@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `type-mismatch-comparison`: see ``TypeMismatchComparisonLint``.
+    public static let typeMismatchComparison = LintCode(declaring: "type-mismatch-comparison")
+}
+
 /// `type-mismatch-comparison`: an equality between values that never have the same type, as
 /// the abstract evaluator proves it (``CascadeAnalysis/Evaluation/findings``).
 enum TypeMismatchComparisonLint: StaticLint {

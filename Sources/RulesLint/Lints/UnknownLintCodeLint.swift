@@ -1,5 +1,10 @@
 import RulesSyntax
 
+extension LintCode {
+    /// `unknown-lint-code`: see ``UnknownLintCodeLint``.
+    public static let unknownLintCode = LintCode(declaring: "unknown-lint-code")
+}
+
 /// `unknown-lint-code`: a name in a suppression comment that is not a lint code. Found while
 /// ``LintSuppression/scan(_:tree:)`` reads the comments.
 enum UnknownLintCodeLint: Lint {

@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `unreachable-wildcard`: see ``UnreachableWildcardLint``.
+    public static let unreachableWildcard = LintCode(declaring: "unreachable-wildcard")
+}
+
 /// `unreachable-wildcard`: a rule on a `$wildcard` that is never true, but would be for a key a
 /// literal sibling takes (``CascadeAnalysis/Evaluation/unreachable``). It replaces the
 /// `impossible-condition` findings of that rule.

@@ -1,5 +1,10 @@
 import RulesSyntax
 
+extension LintCode {
+    /// `unused-suppression`: see ``UnusedSuppressionLint``.
+    public static let unusedSuppression = LintCode(declaring: "unused-suppression")
+}
+
 /// `unused-suppression`: a code in a suppression comment that hides no finding of a lint that
 /// ran. Decided by ``Linter`` once suppressions are applied.
 enum UnusedSuppressionLint: Lint {

@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `unvalidated-write`: see ``UnvalidatedWriteLint``.
+    public static let unvalidatedWrite = LintCode(declaring: "unvalidated-write")
+}
+
 /// `unvalidated-write`: a `.write` that can be true, with no `.validate` at its location or below
 /// it, that neither only deletes, nor checks the new value itself, nor admits only
 /// administrators (``CascadeAnalysis/unvalidatedWrites``). One finding stands for the writes
@@ -19,7 +24,7 @@ enum UnvalidatedWriteLint: StaticLint {
             let note = "store a value of any shape"
             return LintFinding(
                 code: code,
-                message: "Whoever this .write admits can store any value at \(path): there is no .validate at \(path) or below it." + sameBelow(w.below),
+                message: "Whoever this .write admits can store any value at \(path): there is no .validate at \(path) or below it." + CascadeAnalysis.sameBelow(w.below),
                 range: w.range, anchor: w.anchor,
                 // No candidate starts with the caller already holding a privilege the data
                 // grants: a location only privileged users write is not "anyone's", and a
@@ -27,12 +32,5 @@ enum UnvalidatedWriteLint: StaticLint {
                 witnessCandidates: WitnessPlanner.single(w.node, .set, note: note) { _ in WitnessPlanner.junk }
                     + WitnessPlanner.single(w.node, .set, existing: true, note: note) { _ in WitnessPlanner.junk })
         }
-    }
-
-    /// What a finding adds for the `count` writable locations below it with no `.validate` either.
-    static func sameBelow(_ count: Int) -> String {
-        guard count > 0 else { return "" }
-        let rest = count == 1 ? "the .write below it, which has" : "the \(count) .write rules below it, which have"
-        return " The same holds for \(rest) no .validate either."
     }
 }

@@ -1,6 +1,11 @@
 import RulesCompiler
 import RulesSyntax
 
+extension LintCode {
+    /// `weaker-ancestor-grant`: see ``WeakerAncestorGrantLint``.
+    public static let weakerAncestorGrant = LintCode(declaring: "weaker-ancestor-grant")
+}
+
 /// `weaker-ancestor-grant`: a conditional `.read`/`.write` that is true only when an ancestor's
 /// conditional grant of the same kind is true too, so it never decides anything. One finding per
 /// grant, at the first rule it voids, listing the others (``CascadeAnalysis/voided``).
