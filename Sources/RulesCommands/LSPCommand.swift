@@ -13,7 +13,8 @@ package struct LSPCommand: ParsableCommand {
         discussion: """
             Speaks JSON-RPC with Content-Length framing on standard input and output; an editor \
             starts it (see docs/lsp.md). Diagnostics are those of `rules check` (syntax, types, \
-            deploy errors, lints with their witnesses), with the lint levels of the \
+            deploy errors, lints with their witnesses): the compiler's and the static lints' at \
+            once, the access model's when ready, computed in the background; with the lint levels of the \
             .database-rules.yaml nearest each file; hover, completion, go to definition of a \
             $variable, the outline, quick fixes and formatting work on any *.rules.json file. \
             Exit status: 0 after the client's shutdown and exit, 1 when the input ends without them.
@@ -35,11 +36,24 @@ package struct LSPCommand: ParsableCommand {
         throw ExitCode(ServerConnection(server: server).run())
     }
 
+    /// The compiler's diagnostics and the static lints at once, then the findings of
+    /// `rules check` for the document (the access model's, the solver's within `rules check`'s
+    /// budget, each lint's witness as notes), computed off the thread that answers the editor.
+    package static func checker(readConfiguration: Bool) -> DocumentChecker {
+        DocumentChecker({ file in
+            let lints = readConfiguration ? lintConfiguration(near: file.path) : .default
+            let result = RulesCompiler.compile(file)
+            let found = Linter.lint(result, file: file, configuration: lints).map(\.diagnostic)
+            return (result.diagnostics + found).map { CheckedDiagnostic($0) }
+        }, model: model(readConfiguration: readConfiguration))
+    }
+
     /// The findings of `rules check` for a document: its diagnostics, with each lint's witness
     /// as notes.
-    package static func checker(readConfiguration: Bool) -> DocumentChecker {
-        DocumentChecker { file in
-            let lints = readConfiguration ? lintConfiguration(near: file.path) : .default
+    package static func model(readConfiguration: Bool) -> @Sendable (SourceFile) -> [CheckedDiagnostic] {
+        { file in
+            var lints = readConfiguration ? lintConfiguration(near: file.path) : .default
+            lints.solver = AccessModel.SolverBudget(milliseconds: CheckCommand.solverMilliseconds, seconds: CheckCommand.solverSeconds, threatsOnly: true)
             let result = CheckCommand.check(bytes: file.bytes, path: file.path, lints: lints)
             return result.diagnostics.map { d in
                 guard let lint = DiagnosticReporter.lint(for: d, in: result), lint.witnessStatus != nil else { return CheckedDiagnostic(d) }

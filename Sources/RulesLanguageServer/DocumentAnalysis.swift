@@ -34,6 +34,15 @@ package struct DocumentAnalysis: Sendable {
         diagnostics = isRulesDocument ? checker.check(file) : []
     }
 
+    /// Whether the access model's findings replaced the first ones.
+    package private(set) var modelled = false
+
+    /// Takes the access model's findings (``ModelJob``) in place of the first ones.
+    package mutating func take(modelFindings: [CheckedDiagnostic]) {
+        diagnostics = modelFindings
+        modelled = true
+    }
+
     /// Whether a document is a rules file: named like one (`*rules.json`, `*rules.jsonc`), or
     /// with a top-level `rules` member (or, when it does not read as JSON, the text `"rules"`).
     /// Other JSON files an editor sends (`package.json`) get no diagnostics.

@@ -6,7 +6,9 @@ import RulesSyntax
 ///
 /// Diagnostics are not sent with each change: a change marks its document, and
 /// ``pendingDiagnostics()`` (called when no message is waiting) checks each marked document once,
-/// so a burst of keystrokes is checked once.
+/// so a burst of keystrokes is checked once. When the checker has a model, its findings follow:
+/// ``nextModelJob()`` hands it to the connection, which runs it off its thread, and
+/// ``accept(_:findings:)`` publishes them if the document has not changed meanwhile.
 package struct LanguageServer {
     /// The server's version, for `serverInfo`.
     package let version: String
@@ -20,6 +22,8 @@ package struct LanguageServer {
     /// The last rule tree read from each document, for completing in a half-typed one.
     private var lastTrees: [String: RuleNode] = [:]
     private var stale: [String] = []
+    /// Documents whose access model is still to compute, oldest first.
+    private var modelWanted: [String] = []
     private var initialized = false
     private var shutdownRequested = false
     /// Set by `exit`: 0 after `shutdown`, 1 without it.
@@ -152,10 +156,32 @@ package struct LanguageServer {
         stale = []
         return uris.map { uri in
             guard let a = analysis(uri, checked: true) else {
+                modelWanted.removeAll { $0 == uri }
                 return Self.notification("textDocument/publishDiagnostics", .object([("uri", .string(uri)), ("diagnostics", .array([]))]))
             }
+            if checker.model != nil, a.isRulesDocument, !a.modelled, !modelWanted.contains(uri) { modelWanted.append(uri) }
             return Self.notification("textDocument/publishDiagnostics", DiagnosticConverter.publish(uri: uri, version: documents[uri]?.version, analysis: a))
         }
+    }
+
+    /// The next document whose access model is to compute (its current version), if any.
+    package mutating func nextModelJob() -> ModelJob? {
+        guard let model = checker.model else { return nil }
+        while !modelWanted.isEmpty {
+            let uri = modelWanted.removeFirst()
+            guard let doc = documents[uri], let a = analyses[uri], !a.modelled else { continue }
+            return ModelJob(uri: uri, version: doc.version, file: a.file, findings: model)
+        }
+        return nil
+    }
+
+    /// Publishes the findings of a finished ``ModelJob`` if its document is still at that version
+    /// (a later version is checked again when the editor pauses).
+    package mutating func accept(_ job: ModelJob, findings: [CheckedDiagnostic]) -> [JSONText] {
+        guard documents[job.uri]?.version == job.version, var a = analyses[job.uri], a.file.bytes == job.file.bytes else { return [] }
+        a.take(modelFindings: findings)
+        analyses[job.uri] = a
+        return [Self.notification("textDocument/publishDiagnostics", DiagnosticConverter.publish(uri: job.uri, version: job.version, analysis: a))]
     }
 
     // MARK: - Framing of answers

@@ -10,7 +10,8 @@ import Darwin
 ///
 /// A reader thread frames incoming messages and queues them, noting each `$/cancelRequest` at
 /// once; the calling thread answers the queue in order, and publishes diagnostics whenever the
-/// queue runs dry.
+/// queue runs dry; the access model's findings (``ModelJob``) are computed on a thread of their
+/// own, one document at a time, and published when ready.
 package final class ServerConnection: @unchecked Sendable {
     private let input: Int32
     private let output: Int32
@@ -20,6 +21,9 @@ package final class ServerConnection: @unchecked Sendable {
     private var framingError: String?
     private var server: LanguageServer
     private let cancellations: CancellationSet
+    /// Whether a ``ModelJob`` runs (one at a time), and the one that finished, to publish.
+    private var modelRunning = false
+    private var modelDone: (job: ModelJob, findings: [CheckedDiagnostic])?
 
     package init(server: LanguageServer, input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
         self.server = server
@@ -35,11 +39,18 @@ package final class ServerConnection: @unchecked Sendable {
         reader.start()
         while true {
             condition.lock()
-            if queue.isEmpty && !ended {
+            if queue.isEmpty && !ended && modelDone == nil {
                 condition.unlock()
                 write(server.pendingDiagnostics())
+                startModelJob()
                 condition.lock()
-                while queue.isEmpty && !ended { condition.wait() }
+                while queue.isEmpty && !ended && modelDone == nil { condition.wait() }
+            }
+            if let done = modelDone {
+                modelDone = nil
+                condition.unlock()
+                write(server.accept(done.job, findings: done.findings))
+                continue
             }
             if queue.isEmpty {
                 let problem = framingError
@@ -52,6 +63,25 @@ package final class ServerConnection: @unchecked Sendable {
             write(server.handle(body))
             if let code = server.exitCode { return code }
         }
+    }
+
+    /// Starts the next ``ModelJob`` on a thread of its own, unless one runs: the model's search
+    /// and solver never hold up the answers to the editor's requests.
+    private func startModelJob() {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !modelRunning, let job = server.nextModelJob() else { return }
+        modelRunning = true
+        let worker = Thread { [self] in
+            let findings = job.run()
+            condition.lock()
+            modelDone = (job, findings)
+            modelRunning = false
+            condition.signal()
+            condition.unlock()
+        }
+        worker.stackSize = 8 << 20
+        worker.start()
     }
 
     private func readLoop() {

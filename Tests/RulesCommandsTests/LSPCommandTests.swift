@@ -1,5 +1,6 @@
 import Foundation
 import RulesLanguageServer
+import RulesLint
 import RulesSyntax
 import RulesTestSupport
 import Testing
@@ -19,8 +20,10 @@ import Testing
         """
 
     @Test func aSecurityLintCarriesItsWitnessAsNotes() throws {
-        let found = LSPCommand.checker(readConfiguration: false).check(SourceFile(path: "database.rules.json", text: Self.rules))
-        let check = CheckCommand.check(bytes: Array(Self.rules.utf8), path: "database.rules.json")
+        let found = LSPCommand.model(readConfiguration: false)(SourceFile(path: "database.rules.json", text: Self.rules))
+        var lints = LintConfiguration.default
+        lints.solver = AccessModel.SolverBudget(milliseconds: CheckCommand.solverMilliseconds, seconds: CheckCommand.solverSeconds, threatsOnly: true)
+        let check = CheckCommand.check(bytes: Array(Self.rules.utf8), path: "database.rules.json", lints: lints)
         #expect(found.map(\.diagnostic) == check.diagnostics)
         let privilege = try #require(found.first { $0.diagnostic.code == "self-granted-privilege" })
         #expect(privilege.notes.first == "witness (confirmed): as a signed-in stranger (uid mallory), starting from an empty database:")
@@ -35,10 +38,18 @@ import Testing
             .write(to: URL(fileURLWithPath: dir.path + "/.database-rules.yaml"))
         try FileManager.default.createDirectory(atPath: dir.path + "/firebase", withIntermediateDirectories: true)
         let file = SourceFile(path: dir.path + "/firebase/database.rules.json", text: Self.rules)
-        let found = LSPCommand.checker(readConfiguration: true).check(file)
+        let found = LSPCommand.model(readConfiguration: true)(file)
         #expect(!found.contains { $0.diagnostic.code == "unvalidated-write" })
         #expect(found.first { $0.diagnostic.code == "self-granted-privilege" }?.diagnostic.severity == .error)
-        let unconfigured = LSPCommand.checker(readConfiguration: false).check(file)
+        let unconfigured = LSPCommand.model(readConfiguration: false)(file)
         #expect(unconfigured.contains { $0.diagnostic.code == "unvalidated-write" })
+    }
+
+    /// The compiler's diagnostics and the static lints arrive at once, without the model's witnesses.
+    @Test func theFirstFindingsNeedNoModel() throws {
+        let first = LSPCommand.checker(readConfiguration: false).check(SourceFile(path: "database.rules.json", text: Self.rules))
+        #expect(!first.isEmpty)
+        #expect(first.allSatisfy { $0.notes.isEmpty })
+        #expect(LSPCommand.checker(readConfiguration: false).model != nil)
     }
 }
