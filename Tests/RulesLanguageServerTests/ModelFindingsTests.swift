@@ -17,36 +17,47 @@ import Testing
     @Test func theModelsFindingsFollowTheFirstOnes() throws {
         let s = Session(checker: Self.checker)
         s.open("{\"rules\": {}}")
-        #expect(Self.codes(s.server.pendingDiagnostics()) == [["static"]])
-        let job = try #require(s.server.nextModelJob())
+        let first = s.server.pendingDiagnostics()
+        #expect(Self.codes(first) == [["static"]])
+        let wanted = s.server.nextModelJob()
+        let job = try #require(wanted)
         #expect(job.version == 1)
-        #expect(s.server.nextModelJob() == nil)
+        let another = s.server.nextModelJob()
+        #expect(another == nil)
         let published = s.server.accept(job, findings: job.run())
         #expect(Self.codes(published) == [["modelled"]])
         #expect(Session.parse(published[0]).at("params.version")?.int == 1)
         // Done once: nothing more to compute until the document changes.
-        #expect(s.server.pendingDiagnostics().isEmpty)
-        #expect(s.server.nextModelJob() == nil)
+        let again = s.server.pendingDiagnostics()
+        #expect(again.isEmpty)
+        let none = s.server.nextModelJob()
+        #expect(none == nil)
     }
 
     @Test func findingsOfAnOlderVersionAreDropped() throws {
         let s = Session(checker: Self.checker)
         s.open("{\"rules\": {}}")
         _ = s.server.pendingDiagnostics()
-        let job = try #require(s.server.nextModelJob())
+        let wanted = s.server.nextModelJob()
+        let job = try #require(wanted)
         s.change((0, 0, 0, 0), " ", version: 2)
-        #expect(s.server.accept(job, findings: job.run()).isEmpty)
+        let stale = s.server.accept(job, findings: job.run())
+        #expect(stale.isEmpty)
         // The new version: its first findings, then its model.
-        #expect(Self.codes(s.server.pendingDiagnostics()) == [["static"]])
-        let next = try #require(s.server.nextModelJob())
+        let first = s.server.pendingDiagnostics()
+        #expect(Self.codes(first) == [["static"]])
+        let wantedNext = s.server.nextModelJob()
+        let next = try #require(wantedNext)
         #expect(next.version == 2)
-        #expect(Self.codes(s.server.accept(next, findings: next.run())) == [["modelled"]])
+        let published = s.server.accept(next, findings: next.run())
+        #expect(Self.codes(published) == [["modelled"]])
     }
 
     @Test func withoutAModelNothingFollows() {
         let s = Session()
         s.open("{\"rules\": {}}")
         _ = s.server.pendingDiagnostics()
-        #expect(s.server.nextModelJob() == nil)
+        let job = s.server.nextModelJob()
+        #expect(job == nil)
     }
 }
