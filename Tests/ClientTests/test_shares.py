@@ -3,6 +3,7 @@ WebSocket connections, long-polling sessions and request bodies being received e
 server-wide total, a per-client share well under it, and a reserve that only this machine's pages
 and tools may use. Each test has a hostile client take what it can, the way a red team did, and
 checks that the developer's own app and tools are still served, within bounded waits."""
+import json
 import socket
 import time
 
@@ -157,3 +158,32 @@ def test_unfinished_uploads_are_shared_shed_and_given_a_deadline(serve):
     finally:
         for s in uploads:
             s.close()
+
+
+def test_query_listeners_do_not_hold_back_writes_or_other_namespaces(serve):
+    # Red team: one WebSocket with 1,500 unindexed query listens on 25,000 children made each
+    # one-child write take 11-14 s, and reads of other namespaces waited as long: every query's
+    # window was selected again inside the namespace's lock on every write. Scaled down here.
+    from wire import Wire
+    server = serve(OPEN)
+    children = 10_000
+    body = {f"k{i:05d}": {"v": i} for i in range(children)}
+    assert server.rest("PUT", "/items.json", body, ns="big").status_code == 200
+    w = Wire(server.port, ns="big")
+    try:
+        for i in range(300):
+            # orderByChild("v") without .indexOn: each window visits every child.
+            status, _ = w.request("q", {"p": "/items", "q": {"i": "v", "sp": i, "l": 5, "vf": "l"}, "t": i + 1, "h": ""}, timeout=60)
+            assert status == "ok"
+        slowest = 0.0
+        for n in range(5):
+            started = time.monotonic()
+            assert server.rest("PUT", f"/items/k0000{n}/v.json", -n - 1, ns="big").status_code == 200
+            assert server.rest("GET", "/x.json", ns="other").status_code == 200
+            assert server.rest("GET", "/items/k09999.json", ns="big").status_code == 200
+            slowest = max(slowest, time.monotonic() - started)
+        assert slowest < 2.0, f"a one-child write and two reads took {slowest:.1f} s with 300 query listeners"
+        # The listeners still get what changed: the window from v >= 0 now starts at k00005.
+        assert w.wait_push(lambda a, b: a == "d" and b.get("t") == 1 and "k00009" in json.dumps(b.get("d")), timeout=60)
+    finally:
+        w.close()
