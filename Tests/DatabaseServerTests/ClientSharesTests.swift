@@ -85,4 +85,27 @@ import Testing
         #expect(table.count == 7)
         #expect(appChannel.isActive)
     }
+
+    /// The kept-alive connection of this machine's app is closed to make room only after
+    /// silent connections, streams held elsewhere and this machine's beyond the reserve.
+    @Test func anIdleConnectionOfThisMachineGoesLast() {
+        let table = ConnectionTable(limit: 4, perClient: 0)
+        func open() -> (Int, EmbeddedChannel) {
+            let channel = EmbeddedChannel()
+            _ = channel.connect(to: Self.loopback)
+            return (table.add(channel), channel)
+        }
+        let (app, appChannel) = open()
+        table.setIdle(app, false)
+        table.setIdle(app, true, local: true)
+        let (held, heldChannel) = open()
+        table.setIdle(held, false)
+        #expect(table.hold(held, client: ClientKey(name: "site a.example", isLocal: false)) == nil)
+        let (_, silent) = open()
+        let (busy, _) = open()  // fills the table: the silent connection goes first
+        table.setIdle(busy, false)  // a short request being answered: never closed
+        #expect(!silent.isActive && appChannel.isActive && heldChannel.isActive)
+        _ = open()  // then the stream held elsewhere
+        #expect(!heldChannel.isActive && appChannel.isActive)
+    }
 }

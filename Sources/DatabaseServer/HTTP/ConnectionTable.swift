@@ -10,8 +10,10 @@ import Synchronization
 /// machine's.
 ///
 /// When a new connection makes the table hold ``limit`` (the server's `maxConnections`), one
-/// connection is closed to make room: the oldest idle one; else the newest held by a client
-/// elsewhere; else the newest held by this machine's clients beyond the reserve. Newest first:
+/// connection is closed to make room: the oldest idle one that has not served this machine (it
+/// never finished a request, or its last came from elsewhere); else the newest held by a client
+/// elsewhere; else the newest held by this machine's clients beyond the reserve; else the oldest
+/// idle one of this machine's (a kept-alive connection of the developer's app). Newest first:
 /// a client that opens connections under ever new names (its headers are its own) loses its
 /// latest, not the places others have held for long. A busy connection that holds nothing (a
 /// short request being answered) is never closed.
@@ -21,6 +23,8 @@ final class ConnectionTable: Sendable {
     private struct Entry {
         let channel: any Channel
         var idle: Bool
+        /// Whether its last request came from this machine.
+        var local = false
         /// The client that holds the connection, and when it took it (a running number).
         var holder: (client: ClientKey, kind: ClientShares.Kind, order: Int)?
     }
@@ -40,11 +44,16 @@ final class ConnectionTable: Sendable {
         /// The connection to close to make room for `newcomer`, if any.
         func victim(besides newcomer: Int) -> Int? {
             var oldestIdle: Int?
+            var oldestIdleHere: Int?
             var newestElsewhere: (id: Int, order: Int)?
             var newestHere: (id: Int, order: Int)?
             for (key, entry) in entries where key != newcomer {
                 if entry.idle {
-                    if key < (oldestIdle ?? .max) { oldestIdle = key }
+                    if entry.local {
+                        if key < (oldestIdleHere ?? .max) { oldestIdleHere = key }
+                    } else if key < (oldestIdle ?? .max) {
+                        oldestIdle = key
+                    }
                 } else if let holder = entry.holder {
                     if holder.client.isLocal {
                         if holder.order > (newestHere?.order ?? .min) { newestHere = (key, holder.order) }
@@ -55,8 +64,8 @@ final class ConnectionTable: Sendable {
             }
             if let oldestIdle { return oldestIdle }
             if let newestElsewhere { return newestElsewhere.id }
-            if shares.heldLocally > shares.reserve { return newestHere?.id }
-            return nil
+            if shares.heldLocally > shares.reserve, let newestHere { return newestHere.id }
+            return oldestIdleHere
         }
     }
     private let state: Mutex<State>
@@ -134,8 +143,11 @@ final class ConnectionTable: Sendable {
         state.withLock { _ = $0.forget(id) }
     }
 
-    /// Marks a connection idle or busy.
-    func setIdle(_ id: Int, _ idle: Bool) {
-        state.withLock { $0.entries[id]?.idle = idle }
+    /// Marks a connection idle or busy (`local`: its last request came from this machine).
+    func setIdle(_ id: Int, _ idle: Bool, local: Bool? = nil) {
+        state.withLock { state in
+            state.entries[id]?.idle = idle
+            if let local { state.entries[id]?.local = local }
+        }
     }
 }

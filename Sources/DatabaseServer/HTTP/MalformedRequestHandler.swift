@@ -21,13 +21,11 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
         case .head(let head):
             let stream = head.headerFields[.accept]?.contains("text/event-stream") == true || head.headerFields[.upgrade] != nil
             let hasBody = head.headerFields[.contentLength].map { $0 != "0" } ?? (head.headerFields[.transferEncoding] != nil)
-            let client = stream || hasBody
-                ? ClientKey(
-                    origin: RequestOrigin(origin: head.headerFields[.origin], fetchSite: head.headerFields[RequestOrigin.secFetchSite], authority: head.authority),
-                    peer: context.channel.remoteAddress)
-                : nil
-            context.triggerUserOutboundEvent(ConnectionActivity.requestStarted(longLived: stream, client: stream ? client : nil), promise: nil)
-            if hasBody, let client {
+            let client = ClientKey(
+                origin: RequestOrigin(origin: head.headerFields[.origin], fetchSite: head.headerFields[RequestOrigin.secFetchSite], authority: head.authority),
+                peer: context.channel.remoteAddress)
+            context.triggerUserOutboundEvent(ConnectionActivity.requestStarted(longLived: stream, client: client), promise: nil)
+            if hasBody {
                 receivingBody = true
                 context.triggerUserOutboundEvent(ConnectionActivity.uploadStarted(client), promise: nil)
             }

@@ -41,6 +41,9 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The last bytes seen, to find `\r\n\r\n` across reads.
     private var tail: UInt32 = 0
     private var longLived = false
+    /// Whether the last request's client was this machine's (its idle connection is closed to
+    /// make room only after everyone else's).
+    private var lastLocal = false
     private var draining = false
     /// Whether this handler answered the connection itself (what the layers above write is dropped).
     private var answered = false
@@ -171,6 +174,7 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .requestStarted(let isLongLived, let client):
             inProgress += 1
             longLived = longLived || isLongLived
+            if let client { lastLocal = client.isLocal }
             headArrived()
             if isLongLived, let client, let id, let table, let refusal = table.hold(id, client: client) {
                 // Over the client's share: answered below the HTTP layer, then closed.
@@ -201,7 +205,7 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 waitingForHead = true
                 if let id {
                     table?.unhold(id)
-                    table?.setIdle(id, true)
+                    table?.setIdle(id, true, local: lastLocal)
                 }
             }
         case .drainThenClose:
