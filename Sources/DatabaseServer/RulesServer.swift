@@ -278,8 +278,14 @@ package final class RulesServer: Sendable {
             let parsed = try? RequestTarget(target)
             guard let name = try? registry.name(parsed?.parameter("ns")) else { return .dontUpgrade }
             let host = request.authority ?? "127.0.0.1"
-            // A WebSocket connection is closed at once when the server shuts down.
-            channel.triggerUserOutboundEvent(ConnectionActivity.requestStarted(longLived: true), promise: nil)
+            // A WebSocket connection holds a place of its client's share (refused: answered 503
+            // below the HTTP layer), and is closed at once when the server shuts down.
+            let client = ClientKey(origin: browser, peer: channel.remoteAddress)
+            do {
+                try await channel.triggerUserOutboundEvent(ConnectionActivity.requestStarted(longLived: true, client: client)).get()
+            } catch {
+                return .dontUpgrade
+            }
             if let upgrading = parsed?.parameter("s") {
                 // A long-polling client moving to WebSocket.
                 let upgrade = LongPollUpgrade(session: longPolls.session(named: upgrading), limits: limits, host: host, bodies: bodies)
@@ -303,7 +309,7 @@ package final class RulesServer: Sendable {
         return HTTPServerBuilder { responder in
             GuardedChildChannel(
                 inner: HTTP1WebSocketUpgradeChannel(responder: responder, configuration: .init(http1: http1, ws: ws), shouldUpgrade: shouldUpgrade),
-                timeout: headTimeout, table: table)
+                timeout: headTimeout, bodyTimeout: .milliseconds(Int64(limits.bodyTimeoutSeconds * 1000)), table: table)
         }
     }
 

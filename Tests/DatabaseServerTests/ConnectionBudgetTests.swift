@@ -199,18 +199,18 @@ import Testing
     @Test func oneClientHoldsAtMostItsShareOfLongPollingSessions() throws {
         var limits = ServerLimits()
         limits.maxLongPollSessionsPerClient = 2
-        limits.maxLongPollSessions = 5
+        limits.maxLongPollSessions = 40
         let sessions = LongPollSessions(limits: limits, console: ServerConsole { _ in })
         let registry = NamespaceRegistry(defaultName: "demo", rules: .open, coverage: nil)
         func wire(_ n: Int) -> WireSession {
             WireSession(namespace: registry.namespace("demo"), log: RequestLog(format: .quiet), limits: limits, host: "127.0.0.1",
                         session: "s\(n)", explainDenials: false, transport: .lp, origin: .unknown)
         }
-        let foreign = RequestOrigin(fetchSite: "cross-site").client
+        let foreign = ClientKey(origin: RequestOrigin(fetchSite: "cross-site"), peer: nil)
         let opened = try (0..<2).map { try sessions.open(wire: wire($0), callback: "1", client: foreign) }
         #expect(throws: LongPollSessions.Full.self) { try sessions.open(wire: wire(2), callback: "1", client: foreign) }
         // Another client still gets sessions.
-        _ = try sessions.open(wire: wire(3), callback: "1", client: RequestOrigin.local.client)
+        _ = try sessions.open(wire: wire(3), callback: "1", client: .local)
         // An ended session gives its client's place back.
         opened[0].end()
         _ = try sessions.open(wire: wire(4), callback: "1", client: foreign)

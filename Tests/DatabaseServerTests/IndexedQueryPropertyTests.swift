@@ -233,9 +233,19 @@ import Testing
             let node = DataNode.node(ns.database.root, at: DataPath(keys: Self.location))
             for (i, (q, sink)) in listeners.enumerated() where !failed.contains(i) {
                 let expected = RenderedValue(.node(q.select(node))).plain
-                var seen = "null"
-                for event in sink.received { if case .put("/", let value) = event { seen = value.plain } }
-                if seen != expected {
+                // A query listener's selection is sent by the namespace's listener queue, after
+                // the write returns: waited for, within a bound.
+                func seen() -> String {
+                    var last = "null"
+                    for event in sink.received { if case .put("/", let value) = event { last = value.plain } }
+                    return last
+                }
+                var waited = 0
+                while seen() != expected, waited < 1000 {
+                    try await Task.sleep(for: .milliseconds(10))
+                    waited += 1
+                }
+                if seen() != expected {
                     failed.insert(i)
                     Issue.record("seed \(seed) step \(step): listener \(q) after writing \(w.keys) = \(Self.text(w.node))")
                 }

@@ -40,6 +40,14 @@ package final class Namespace: Sendable {
         /// The group of each listener.
         var groupOf: [Int: ListenerGroup] = [:]
         var nextListener = 1
+        /// Query listener groups whose location a write changed since their window was last
+        /// computed (see ``runQueryPass()``).
+        var dirtyQueries: Set<ListenerGroup> = []
+        /// The window each query listener group last sent (absent: not known, the next pass sends
+        /// it whatever it is).
+        var windows: [ListenerGroup: DataNode?] = [:]
+        /// Whether a pass is queued or running.
+        var queryPassScheduled = false
     }
 
     /// What a decision is made on: the data and the rules at one moment.
@@ -241,15 +249,51 @@ package final class Namespace: Sendable {
     /// is queued for the disk and the listeners are told, all under the lock.
     private func commit(_ decision: Decision, shape: WriteShape, on snapshot: Snapshot, now: Double,
                         onlyWithoutListeners: Bool = false) -> WriteOutcome? {
-        state.withLock { (state: inout State) -> WriteOutcome? in
-            guard Self.isCurrent(snapshot, state), !onlyWithoutListeners || state.groups.isEmpty else { return nil }
+        let (outcome, pass) = state.withLock { (state: inout State) -> (WriteOutcome?, Bool) in
+            guard Self.isCurrent(snapshot, state), !onlyWithoutListeners || state.groups.isEmpty else { return (nil, false) }
             let old = state.database.root
             let oldIndexes = state.indexes
             state.database.commit(decision)
             state.indexes.apply(shape, old: old, new: state.database.root)
             let durability = journal(shape, root: state.database.root, unchanged: old === state.database.root)
             Self.notify(&state, shape: shape, old: old, oldIndexes: oldIndexes, now: now)
-            return .committed(state.database, durability)
+            let pass = !state.dirtyQueries.isEmpty && !state.queryPassScheduled
+            if pass { state.queryPassScheduled = true }
+            return (.committed(state.database, durability), pass)
+        }
+        if pass { executor.listenerWork { self.runQueryPass() } }
+        return outcome
+    }
+
+    /// Sends the query listeners the windows the writes since the last pass changed: on the
+    /// namespace's listener queue, the windows selected outside the lock (a query without an
+    /// index visits every child), then sent under it to the groups no later write has changed
+    /// again (those are done by the next pass). Writes that come during a pass are gathered into
+    /// the next one, so a write costs its query listeners at most one selection each, however many
+    /// writes there are, and neither it, nor reads, nor another namespace wait for them.
+    private func runQueryPass() {
+        while true {
+            let taken = state.withLock { (state: inout State) -> (Set<ListenerGroup>, DataNode?, NamespaceIndexes)? in
+                guard !state.dirtyQueries.isEmpty else {
+                    state.queryPassScheduled = false
+                    return nil
+                }
+                defer { state.dirtyQueries = [] }
+                return (state.dirtyQueries, state.database.root, state.indexes)
+            }
+            guard let (dirty, root, indexes) = taken else { return }
+            let windows = dirty.map { ($0, indexes.select($0.query, at: $0.keys, root: root)) }
+            state.withLock { (state: inout State) in
+                var overflowed: [Int] = []
+                for (group, after) in windows where !state.dirtyQueries.contains(group) {
+                    guard let members = state.groups[group] else { continue }
+                    if let before = state.windows[group], ListenerGroup.equal(before, after) { continue }
+                    state.windows[group] = .some(after)
+                    let event = DatabaseEvent.put(path: "/", value: RenderedValue(.node(after)))
+                    for (id, sink) in members where !sink.deliver(event) { overflowed.append(id) }
+                }
+                for id in overflowed { Self.remove(id, from: &state)?.finish() }
+            }
         }
     }
 
@@ -420,9 +464,14 @@ package final class Namespace: Sendable {
                         let id = state.nextListener
                         state.nextListener += 1
                         let group = ListenerGroup(keys: keys, query: query, identity: identity)
+                        let isNew = state.groups[group] == nil
                         state.groups[group, default: [:]][id] = sink
                         state.groupOf[id] = group
                         let initial = state.indexes.select(query, at: keys, root: state.database.root)
+                        if query.filters {
+                            // A group whose window a pass is about to send again sends it to all.
+                            if isNew { state.windows[group] = .some(initial) } else if state.dirtyQueries.contains(group) { state.windows.removeValue(forKey: group) }
+                        }
                         if let event = initialEvent(initial) { _ = sink.deliver(event) }
                         return (id, initial)
                     }
@@ -468,13 +517,6 @@ package final class Namespace: Sendable {
         state.database.root === snapshot.database.root && state.rulesVersion == snapshot.rulesVersion
     }
 
-    /// Whether the rules have the `.indexOn` a query needs at a location (always true for
-    /// queries that need none).
-    package func hasIndex(for query: Query, at path: DataPath) -> Bool {
-        guard let index = query.requiredIndex else { return true }
-        return rules.ruleset.indexOn(at: path.keys).contains(index)
-    }
-
     /// Removes a listener (its client went away).
     package func unlisten(_ id: Int) {
         state.withLock { state in _ = Self.remove(id, from: &state) }
@@ -482,23 +524,19 @@ package final class Namespace: Sendable {
 
     // MARK: - Events
 
-    private static func shape(of operation: DatabaseOperation) -> WriteShape {
-        switch operation {
-        case .read(let path, _), .set(let path, _), .delete(let path):
-            return .single(split(path))
-        case .push(let path, _, let key):
-            return .single(split(path) + [key])
-        case .update(let path, let values):
-            return .update(base: split(path), entries: values.map { ($0.0, split($0.0)) })
-        }
-    }
-
     /// Removes a listener; returns its sink.
     private static func remove(_ id: Int, from state: inout State) -> (any EventSink)? {
         guard let group = state.groupOf.removeValue(forKey: id) else { return nil }
         let sink = state.groups[group]?.removeValue(forKey: id)
-        if state.groups[group]?.isEmpty == true { state.groups.removeValue(forKey: group) }
+        if state.groups[group]?.isEmpty == true { forget(group, in: &state) }
         return sink
+    }
+
+    /// Drops a listener group and what is kept for it.
+    private static func forget(_ group: ListenerGroup, in state: inout State) {
+        state.groups.removeValue(forKey: group)
+        state.windows.removeValue(forKey: group)
+        state.dirtyQueries.remove(group)
     }
 
     /// Drops the indexes the rules no longer declare.
@@ -521,7 +559,15 @@ package final class Namespace: Sendable {
         }
         var overflowed: [Int] = []
         for (group, members) in state.groups {
-            guard let event = event(for: group, shape: shape, old: (old, oldIndexes), new: (new, newIndexes), json: json) else { continue }
+            if group.query.filters {
+                // Its window is selected by the next pass, off the lock; only when the write
+                // reached its location (the tree shares what a write did not change).
+                if DataNode.node(old, at: DataPath(keys: group.keys)) !== DataNode.node(new, at: DataPath(keys: group.keys)) {
+                    state.dirtyQueries.insert(group)
+                }
+                continue
+            }
+            guard let event = group.event(shape: shape, old: (old, oldIndexes), new: (new, newIndexes), json: json) else { continue }
             for (id, sink) in members where !sink.deliver(event) { overflowed.append(id) }
         }
         for id in overflowed {
@@ -540,7 +586,8 @@ package final class Namespace: Sendable {
             }
         }
         for group in cancelled {
-            guard let members = state.groups.removeValue(forKey: group) else { continue }
+            guard let members = state.groups[group] else { continue }
+            forget(group, in: &state)
             for (id, sink) in members {
                 state.groupOf.removeValue(forKey: id)
                 _ = sink.deliver(.cancel(reason: "Permission denied"))
@@ -548,73 +595,4 @@ package final class Namespace: Sendable {
             }
         }
     }
-
-    /// The event a write causes for the listeners of a group, if they see a change.
-    private static func event(
-        for listener: ListenerGroup, shape: WriteShape, old: (root: DataNode?, indexes: NamespaceIndexes),
-        new: (root: DataNode?, indexes: NamespaceIndexes), json: ([String]) -> RenderedValue
-    ) -> DatabaseEvent? {
-        let l = listener.keys
-        func node(_ root: DataNode?, _ keys: [String]) -> DataNode? { DataNode.node(root, at: DataPath(keys: keys)) }
-        func same(_ keys: [String]) -> Bool { equal(node(old.root, keys), node(new.root, keys)) }
-        func wholeLocation() -> DatabaseEvent? {
-            if listener.query.filters {
-                // A location the write did not reach is shared by both versions.
-                if node(old.root, l) === node(new.root, l) { return nil }
-                let before = old.indexes.select(listener.query, at: l, root: old.root)
-                let after = new.indexes.select(listener.query, at: l, root: new.root)
-                if equal(before, after) { return nil }
-                return .put(path: "/", value: RenderedValue(.node(after)))
-            }
-            return same(l) ? nil : .put(path: "/", value: json(l))
-        }
-        if listener.query.filters { return wholeLocation() }
-        switch shape {
-        case .single(let w):
-            if w.starts(with: l) {
-                return same(w) ? nil : .put(path: path(Array(w[l.count...])), value: json(w))
-            }
-            return l.starts(with: w) ? wholeLocation() : nil
-        case .update(let base, let entries):
-            if base.starts(with: l) {
-                let changed = entries.filter { !same(base + $0.keys) }
-                if changed.isEmpty { return nil }
-                let members = changed.map { ($0.key, node(new.root, base + $0.keys)) }
-                return .patch(path: path(Array(base[l.count...])), value: RenderedValue(.members(members)))
-            }
-            guard l.starts(with: base) else { return nil }
-            let full = entries.map { base + $0.keys }
-            if full.contains(where: { l.starts(with: $0) }) { return wholeLocation() }
-            let below = full.filter { $0.starts(with: l) && !same($0) }
-            if below.isEmpty { return nil }
-            let members = below.map { ($0[l.count...].joined(separator: "/"), node(new.root, $0)) }
-            return .patch(path: "/", value: RenderedValue(.members(members)))
-        }
-    }
-
-    private static func equal(_ a: DataNode?, _ b: DataNode?) -> Bool {
-        switch (a, b) {
-        case (nil, nil): true
-        case (let x?, let y?): x === y || x.isEqual(to: y)
-        default: false
-        }
-    }
-
-    // MARK: - Paths
-
-    /// `/a/b` for keys, `/` for none.
-    static func path(_ keys: some Collection<String>) -> String {
-        keys.isEmpty ? "/" : "/" + keys.joined(separator: "/")
-    }
-
-    /// The keys of a slash-separated path (empty segments dropped).
-    static func split(_ path: String) -> [String] {
-        // By bytes: `/` is ASCII, and a key's bytes are never split inside a character.
-        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { String(Substring($0)) }
-    }
-}
-
-extension Date {
-    /// Milliseconds since 1970, rounded down: the server time rules see as `now`.
-    var millisecondsSince1970: Double { (timeIntervalSince1970 * 1000).rounded(.down) }
 }

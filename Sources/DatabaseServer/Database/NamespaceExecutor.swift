@@ -11,6 +11,8 @@ import Synchronization
 /// for a write (they decide on the snapshot current when they start).
 struct NamespaceExecutor: Sendable {
     private let writes: DispatchQueue
+    /// Where the namespace's query listeners' windows are selected (``Namespace``).
+    private let listeners: DispatchQueue
     /// Writes queued or running on `writes`.
     private let queued = QueuedWrites()
 
@@ -29,6 +31,12 @@ struct NamespaceExecutor: Sendable {
     /// An executor for the namespace `name`.
     init(name: String) {
         writes = DispatchQueue(label: "rules-serve.writes.\(name)", qos: .userInitiated)
+        listeners = DispatchQueue(label: "rules-serve.listeners.\(name)", qos: .utility)
+    }
+
+    /// Runs `body` on the namespace's listener queue, after what was queued there before it.
+    func listenerWork(_ body: @escaping @Sendable () -> Void) {
+        listeners.async(execute: body)
     }
 
     /// Runs `body` on the namespace's write queue, after the writes queued before it.

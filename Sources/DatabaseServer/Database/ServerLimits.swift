@@ -35,6 +35,9 @@ package struct ServerLimits: Sendable, Hashable {
     /// never speaks, or sends a head slowly (slowloris), is closed after this, whatever the idle
     /// timeout.
     package var headerTimeoutSeconds: Double = 10
+    /// Seconds a request body may take to arrive whole, from the end of its head (each byte does
+    /// not reset it). A client that trickles a body is answered 408 and closed.
+    package var bodyTimeoutSeconds: Double = 60
     /// Bytes of request bodies held at once, across every connection; a request whose body
     /// would go over what is left gets 503 with `Retry-After` (its body is not read). At least
     /// ``maxBodyBytes``, so that one largest body always fits an otherwise idle server.
@@ -77,12 +80,14 @@ package struct ServerLimits: Sendable, Hashable {
     /// connections). An event is rendered once for all its listeners; past this budget, a
     /// listener that already has something waiting is cut off rather than given more.
     package var maxQueuedBytesTotal: Int = 256 * 1024 * 1024
-    /// Long-polling sessions one client may hold (a client is a page's origin as its requests
-    /// show it, or the address it connects from when no page is named).
-    package var maxLongPollSessionsPerClient: Int = 100
-    /// Realtime connections and streams (WebSocket, long polling, `text/event-stream`) one client
-    /// may hold at once (a client as for long polling); one beyond it is refused.
-    package var maxLongLivedPerClient: Int = 1_000
+    /// Long-polling sessions one client (``ClientKey``) may hold; 0 (the default): an eighth of
+    /// ``maxLongPollSessions``. Clients elsewhere leave a quarter of them to this machine's.
+    package var maxLongPollSessionsPerClient: Int = 0
+    /// Connection places one client (``ClientKey``) may hold at once with streams
+    /// (`text/event-stream`), WebSocket connections and request bodies being received; one
+    /// beyond it is refused. 0 (the default): an eighth of ``maxConnections`` (see
+    /// ``ClientShares``).
+    package var maxLongLivedPerClient: Int = 0
 
     /// The defaults.
     package init() {}
@@ -101,7 +106,7 @@ package struct ServerLimits: Sendable, Hashable {
         Setting("max-wire-frame-bytes", .count(\.maxWireFrameBytes)),
         Setting("max-update-paths", .count(\.maxUpdatePaths)),
         Setting("max-connections", .count(\.maxConnections), flag: true),
-        Setting("max-long-lived-per-client", .count(\.maxLongLivedPerClient)),
+        Setting("max-long-lived-per-client", .count(\.maxLongLivedPerClient), note: "the default 0: an eighth of max-connections"),
         Setting("max-token-bytes", .count(\.maxTokenBytes)),
         Setting("max-listens-per-connection", .count(\.maxListensPerConnection)),
         Setting("max-on-disconnect-operations", .count(\.maxOnDisconnectOperations)),
@@ -110,10 +115,11 @@ package struct ServerLimits: Sendable, Hashable {
         Setting("max-listen-query-bytes", .count(\.maxListenQueryBytes)),
         Setting("max-listen-query-bytes-total", .count(\.maxListenQueryBytesTotal)),
         Setting("max-long-poll-sessions", .count(\.maxLongPollSessions)),
-        Setting("max-long-poll-sessions-per-client", .count(\.maxLongPollSessionsPerClient)),
+        Setting("max-long-poll-sessions-per-client", .count(\.maxLongPollSessionsPerClient), note: "the default 0: an eighth of max-long-poll-sessions"),
         Setting("compaction-bytes", .count(\.compactionBytes)),
         Setting("idle-timeout", .seconds(\.idleTimeoutSeconds, 0.1...86400), flag: true),
         Setting("header-timeout", .seconds(\.headerTimeoutSeconds, 0.1...3600), flag: true),
+        Setting("body-timeout", .seconds(\.bodyTimeoutSeconds, 0.1...86400)),
         Setting("long-poll-hold", .seconds(\.longPollHoldSeconds, 0.05...24), flag: true, note: "the SDK polls again after 25"),
         Setting("long-poll-idle", .seconds(\.longPollIdleSeconds, 1...3600), flag: true),
         Setting("keep-alive", .seconds(\.keepAliveSeconds, 0.1...3600), flag: true),

@@ -4,8 +4,14 @@
 enum ConnectionActivity: Sendable {
     /// A request head arrived. `longLived`: a stream (`Accept: text/event-stream`) or a
     /// WebSocket upgrade, closed at once when the server shuts down; `client` names who opens
-    /// it (``RequestOrigin/client``), for the connections each client may hold.
-    case requestStarted(longLived: Bool, client: String? = nil)
+    /// it (``ClientKey``), for the connections each client may hold. The event's promise fails
+    /// when the client may not hold one more (the connection is then answered 503 and closed).
+    case requestStarted(longLived: Bool, client: ClientKey? = nil)
+    /// The request's body is being received: the connection is held by `client` until
+    /// ``uploadEnded``, and the body must arrive whole within the server's body deadline.
+    case uploadStarted(ClientKey)
+    /// The request's body has arrived whole.
+    case uploadEnded
     /// A response was sent whole.
     case responseEnded
     /// An error answer is being sent: read and drop what the client still sends (so it can read

@@ -23,7 +23,7 @@ struct EdgeResponder: HTTPResponder {
         if hosts.allows(authority: request.head.authority) {
             // Each door makes the request's scope (origin, body reservation) from the request.
             if Route.isLongPoll(path: request.head.path ?? "/") {
-                response = await longPoll.respond(to: request)
+                response = await longPoll.respond(to: request, peer: context.channel.remoteAddress)
             } else {
                 response = try await inner.respond(to: request, context: context)
             }

@@ -15,13 +15,15 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
     /// How long a connection may take to send a request head (from connecting, or from the
     /// first byte of a later request).
     let timeout: TimeAmount
+    /// How long a request body may take to arrive whole, from its head.
+    var bodyTimeout: TimeAmount = .hours(1)
     /// The server's connections (nil: none kept, nothing shed).
     var table: ConnectionTable? = nil
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let timeout = timeout, table = table
+        let timeout = timeout, table = table, bodyTimeout = bodyTimeout
         return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(SilentClientHandler(timeout: timeout, table: table), position: .first)
+            try channel.pipeline.syncOperations.addHandler(SilentClientHandler(timeout: timeout, bodyTimeout: bodyTimeout, table: table), position: .first)
         }.flatMap {
             inner.setup(channel: channel, logger: logger)
         }.flatMapThrowing { value in

@@ -7,17 +7,35 @@ import NIOHTTPTypes
 /// connection's first handler (``SilentClientHandler``) when a request begins and when its
 /// response ends (``ConnectionActivity``), and has a parser error that reaches it answered
 /// (see ``ParserErrorHandler``) instead of leaving the client waiting.
-final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler, Sendable {
+final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
+    /// Whether a request's body is arriving (its head was read, its end not yet).
+    private var receivingBody = false
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .head(let head) = unwrapInboundIn(data) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
             let stream = head.headerFields[.accept]?.contains("text/event-stream") == true || head.headerFields[.upgrade] != nil
-            let client = stream ? RequestOrigin(origin: head.headerFields[.origin], fetchSite: head.headerFields[RequestOrigin.secFetchSite]).client : nil
+            let hasBody = head.headerFields[.contentLength].map { $0 != "0" } ?? (head.headerFields[.transferEncoding] != nil)
+            let client = ClientKey(
+                origin: RequestOrigin(origin: head.headerFields[.origin], fetchSite: head.headerFields[RequestOrigin.secFetchSite], authority: head.authority),
+                peer: context.channel.remoteAddress)
             context.triggerUserOutboundEvent(ConnectionActivity.requestStarted(longLived: stream, client: client), promise: nil)
+            if hasBody {
+                receivingBody = true
+                context.triggerUserOutboundEvent(ConnectionActivity.uploadStarted(client), promise: nil)
+            }
+        case .end:
+            if receivingBody {
+                receivingBody = false
+                context.triggerUserOutboundEvent(ConnectionActivity.uploadEnded, promise: nil)
+            }
+        case .body:
+            break
         }
         context.fireChannelRead(data)
     }

@@ -70,15 +70,6 @@ package struct RequestOrigin: Sendable, Hashable {
         self.init(headers: request.headers, authority: request.head.authority, hosts: hosts)
     }
 
-    /// Who a request comes from, for budgets that one client must not take whole (long-polling
-    /// sessions, connections): the page's origin when the request names it, else the kind of
-    /// site (`cross-site` for a page that hides its origin), else a client that is not a page.
-    package var client: String {
-        if let origin { return "origin " + origin.lowercased() }
-        if let fetchSite { return "site " + fetchSite.lowercased() }
-        return "direct"
-    }
-
     /// Whether the administrator's credentials are accepted from this request.
     package var allowsAdministrator: Bool {
         if let authority {

@@ -1,3 +1,4 @@
+import DatabaseRules
 import NIOCore
 
 /// The first handler of every connection (before the HTTP parser and the WebSocket upgrade),
@@ -9,6 +10,10 @@ import NIOCore
 /// server's shutdown, a connection holding a stream or a WebSocket is closed at once, so that
 /// shutdown does not wait for its client to leave; other requests in progress finish. After an
 /// error answer it drops what the client still sends, for a few seconds, then closes.
+///
+/// A request body must arrive whole within the body deadline of its head (each byte does not
+/// reset it: a client that trickles a body is answered 408 and closed), and while it arrives
+/// the connection is held by its client in the table's shares, as a stream is.
 final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -16,7 +21,11 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = Any
 
     private let timeout: TimeAmount
+    /// How long a request body may take to arrive whole, from its head.
+    private let bodyTimeout: TimeAmount
     private let table: ConnectionTable?
+    /// The timer of the body being received, if any.
+    private var bodyTimer: Scheduled<Void>?
     private var id: Int?
     /// The drain's timer (after an error answer).
     private var timer: Scheduled<Void>?
@@ -32,15 +41,48 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// The last bytes seen, to find `\r\n\r\n` across reads.
     private var tail: UInt32 = 0
     private var longLived = false
+    /// Whether the last request's client was this machine's (its idle connection is closed to
+    /// make room only after everyone else's).
+    private var lastLocal = false
     private var draining = false
     /// Whether this handler answered the connection itself (what the layers above write is dropped).
     private var answered = false
     /// How long a connection that got an error answer is read from before it is closed.
     static let drainTime = TimeAmount.seconds(5)
 
-    init(timeout: TimeAmount, table: ConnectionTable? = nil) {
+    init(timeout: TimeAmount, bodyTimeout: TimeAmount = .hours(1), table: ConnectionTable? = nil) {
         self.timeout = timeout
+        self.bodyTimeout = bodyTimeout
         self.table = table
+    }
+
+    /// Refuses a place that the table would not give: answers 503 below the HTTP layer, then
+    /// closes.
+    private func refuse(_ refusal: ClientShares.Refusal, client: ClientKey, kind: ClientShares.Kind, context: ChannelHandlerContext) {
+        guard !answered, let table else { return }
+        answer(ParserErrorHandler.rawAnswer(status: "503 Service Unavailable", json: table.refusalJSON(refusal, client: client, kind: kind)), context: context)
+    }
+
+    /// Answers with `text` (a whole HTTP response) below the HTTP layer, drops whatever the
+    /// layers above still write, drains and closes.
+    private func answer(_ text: String, context: ChannelHandlerContext) {
+        guard !answered else { return }
+        answered = true
+        drain(context: context)
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: text))).whenComplete { _ in
+            // The answer is out: no more is sent; what the client still sends is read and
+            // dropped until it closes (or the drain time is over).
+            channel.close(mode: .output, promise: nil)
+        }
+    }
+
+    /// The request body did not arrive within the body deadline.
+    private func bodyTimerFired(context: ChannelHandlerContext) {
+        bodyTimer = nil
+        let seconds = Double(bodyTimeout.nanoseconds) / 1e9
+        let message = "The request body did not arrive within \(seconds.formatted()) s of its head (rules serve --limit body-timeout=SECONDS); send it faster, or in smaller requests."
+        answer(ParserErrorHandler.rawAnswer(status: "408 Request Timeout", json: PrettyJSON.format(#"{"error":"# + JSONText.quote(message) + "}")), context: context)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -49,6 +91,8 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        bodyTimer?.cancel()
+        bodyTimer = nil
         timer?.cancel()
         timer = nil
         headTimer?.cancel()
@@ -58,6 +102,8 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        bodyTimer?.cancel()
+        bodyTimer = nil
         timer?.cancel()
         timer = nil
         headTimer?.cancel()
@@ -128,37 +174,44 @@ final class SilentClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .requestStarted(let isLongLived, let client):
             inProgress += 1
             longLived = longLived || isLongLived
+            if let client { lastLocal = client.isLocal }
             headArrived()
-            if isLongLived, let client, let id, let table, !table.holdLongLived(id, client: client) {
+            if isLongLived, let client, let id, let table, let refusal = table.hold(id, client: client) {
                 // Over the client's share: answered below the HTTP layer, then closed.
-                guard !answered else { break }
-                answered = true
-                drain(context: context)
-                let channel = context.channel
-                let answer = ParserErrorHandler.rawAnswer(status: "503 Service Unavailable", json: ConnectionTable.overShareJSON(table.perClient))
-                context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: answer))).whenComplete { _ in
-                    channel.close(mode: .output, promise: nil)
-                }
+                refuse(refusal, client: client, kind: .longLived, context: context)
+                promise?.fail(ChannelError.ioOnClosedChannel)
+                return
             }
+        case .uploadStarted(let client):
+            if let id, let table, let refusal = table.hold(id, client: client, kind: .upload) {
+                refuse(refusal, client: client, kind: .upload, context: context)
+                promise?.fail(ChannelError.ioOnClosedChannel)
+                return
+            }
+            bodyTimer?.cancel()
+            let bound = NIOLoopBound(self, eventLoop: context.eventLoop)
+            let loopContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+            bodyTimer = context.eventLoop.scheduleTask(in: bodyTimeout) {
+                bound.value.bodyTimerFired(context: loopContext.value)
+            }
+        case .uploadEnded:
+            bodyTimer?.cancel()
+            bodyTimer = nil
+            if !longLived, let id { table?.unhold(id) }
         case .responseEnded:
             inProgress = max(0, inProgress - 1)
             if inProgress == 0 {
                 longLived = false
                 waitingForHead = true
-                if let id { table?.setIdle(id, true) }
+                if let id {
+                    table?.unhold(id)
+                    table?.setIdle(id, true, local: lastLocal)
+                }
             }
         case .drainThenClose:
             drain(context: context)
         case .answerAndClose(let text):
-            guard !answered else { break }
-            answered = true
-            drain(context: context)
-            let channel = context.channel
-            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: text))).whenComplete { _ in
-                // The answer is out: no more is sent; what the client still sends is read and
-                // dropped until it closes (or the drain time is over).
-                channel.close(mode: .output, promise: nil)
-            }
+            answer(text, context: context)
         }
         promise?.succeed()
     }

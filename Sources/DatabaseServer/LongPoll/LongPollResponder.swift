@@ -29,7 +29,8 @@ struct LongPollResponder: Sendable {
     /// The server-wide totals of query listens and onDisconnect bytes (nil: the session's own).
     var totals: WireTotals? = nil
 
-    func respond(to request: Request) async -> Response {
+    /// Answers `request`, which came from `peer` (nil: not a network connection).
+    func respond(to request: Request, peer: SocketAddress? = nil) async -> Response {
         guard request.method == .get || request.method == .head else {
             return Self.text("GET only: /.lp is the SDKs' long-polling transport.\n", status: .methodNotAllowed, type: "text/plain; charset=utf-8")
         }
@@ -39,7 +40,7 @@ struct LongPollResponder: Sendable {
         } catch {
             return Self.script(LongPollScript.comment(error.message), status: .badRequest)
         }
-        if target.parameter("start") == "t" { return start(request, target) }
+        if target.parameter("start") == "t" { return start(request, target, peer: peer) }
         let session = sessions.session(id: target.parameter("id"), password: target.parameter("pw"))
         if target.parameter("dframe") == "t" {
             guard let session else { return Self.text("", type: "text/html; charset=utf-8") }
@@ -62,7 +63,7 @@ struct LongPollResponder: Sendable {
     }
 
     /// A new session.
-    private func start(_ request: Request, _ target: RequestTarget) -> Response {
+    private func start(_ request: Request, _ target: RequestTarget, peer: SocketAddress?) -> Response {
         guard let callback = target.parameter("cb"), !callback.isEmpty, callback.count <= 12, callback.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
             return Self.script(LongPollScript.comment("a long-polling start needs cb=DIGITS"), status: .badRequest)
         }
@@ -81,13 +82,10 @@ struct LongPollResponder: Sendable {
             origin: origin, pending: pending, totals: totals)
         let session: LongPollSession
         do {
-            session = try sessions.open(wire: wire, callback: callback, client: origin.client)
+            session = try sessions.open(wire: wire, callback: callback, client: ClientKey(origin: origin, peer: peer))
         } catch {
-            let why = error.perClient
-                ? "\(limits.maxLongPollSessionsPerClient) are open for this client (\(origin.client)), the limit per client"
-                : "\(limits.maxLongPollSessions) are open, the limit"
-            log.console.say("lp \(name): refusing a long-polling session: \(why)")
-            var response = Self.script(LongPollScript.comment("too many long-polling sessions (\(why)); try again"), status: .serviceUnavailable)
+            log.console.say("lp \(name): refusing a long-polling session: \(error.message)")
+            var response = Self.script(LongPollScript.comment(error.message), status: .serviceUnavailable)
             response.headers[.retryAfter] = "1"
             return response
         }

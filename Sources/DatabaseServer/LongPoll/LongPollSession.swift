@@ -70,9 +70,9 @@ final class LongPollSession: Sendable {
     }
 
     /// The client it belongs to (see ``LongPollSessions``).
-    let client: String
+    let client: ClientKey
 
-    init(id: String, password: String, callback: String, wire: WireSession, limits: ServerLimits, client: String = "", bodies: BodyBudget? = nil,
+    init(id: String, password: String, callback: String, wire: WireSession, limits: ServerLimits, client: ClientKey = .local, bodies: BodyBudget? = nil,
          onEnd: @escaping @Sendable (LongPollSession) -> Void) {
         self.client = client
         self.id = id

@@ -7,8 +7,8 @@ import Synchronization
 /// (each held request is answered with `close`).
 final class LongPollSessions: Sendable {
     private let byID = Mutex<[String: LongPollSession]>([:])
-    /// Sessions by client (see ``open(wire:callback:client:)``).
-    private let perClient = Mutex<[String: Int]>([:])
+    /// The sessions' shares by client (see ``open(wire:callback:client:)``).
+    private let shares: Mutex<ClientShares>
     private let limits: ServerLimits
     private let console: ServerConsole
     /// The server's budget of bytes being received, which segments waiting for earlier ones
@@ -19,37 +19,37 @@ final class LongPollSessions: Sendable {
         self.limits = limits
         self.console = console
         self.bodies = bodies
+        shares = Mutex(ClientShares(total: limits.maxLongPollSessions, perClient: limits.maxLongPollSessionsPerClient))
     }
 
-    /// The server has as many long-polling sessions as it may (``perClient``: the client has).
+    /// A session refused: the client holds its share, or clients elsewhere hold every session
+    /// but the reserve, or the server holds as many as it may.
     struct Full: Error {
-        var perClient = false
+        var refusal: ClientShares.Refusal
+        /// What the client is told.
+        var message: String
+        var perClient: Bool { refusal == .client }
     }
 
-    /// Makes a session for `wire`, with a new id and password. `client` names who asks: the
-    /// page's origin or site as its request shows it, or the address it comes from; one client
-    /// holds at most ``ServerLimits/maxLongPollSessionsPerClient`` sessions, so that one page
-    /// cannot take every place.
-    func open(wire: WireSession, callback: String, client: String = "") throws(Full) -> LongPollSession {
+    /// Makes a session for `wire`, with a new id and password. `client` names who asks (see
+    /// ``ClientKey``); the sessions are shared as ``ClientShares`` says: one client holds at
+    /// most its share, clients elsewhere leave the reserve to this machine's pages and tools.
+    func open(wire: WireSession, callback: String, client: ClientKey = .local) throws(Full) -> LongPollSession {
         let session = LongPollSession(
             id: Self.randomID(), password: Self.randomPassword(), callback: callback, wire: wire, limits: limits, client: client, bodies: bodies
         ) { [weak self] ended in
             guard let self else { return }
             let removed = byID.withLock { $0.removeValue(forKey: ended.id) != nil }
             if removed {
-                perClient.withLock { counts in
-                    counts[ended.client, default: 1] -= 1
-                    if counts[ended.client] == 0 { counts.removeValue(forKey: ended.client) }
-                }
+                shares.withLock { $0.remove(ended.client) }
             }
         }
-        try perClient.withLock { counts throws(Full) in
-            try byID.withLock { sessions throws(Full) in
-                guard sessions.count < limits.maxLongPollSessions else { throw Full() }
-                guard counts[client, default: 0] < limits.maxLongPollSessionsPerClient else { throw Full(perClient: true) }
-                sessions[session.id] = session
+        try shares.withLock { shares throws(Full) in
+            if let refusal = shares.refusal(for: client) {
+                throw Full(refusal: refusal, message: shares.message(refusal, client: client, resource: "long-polling sessions", setting: "max-long-poll-sessions-per-client"))
             }
-            counts[client, default: 0] += 1
+            byID.withLock { $0[session.id] = session }
+            shares.add(client)
         }
         return session
     }
