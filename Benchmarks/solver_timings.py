@@ -25,7 +25,7 @@ def files(binary, tmp):
     return [
         ("rules-examples (4 files)", os.path.join(REPO, "rules-examples")),
         ("blog example", os.path.join(REPO, "rules-examples", "blog", "database.rules.json")),
-        ("friendlypix (231 lines)", os.path.join(corpus, "friendlypix", "database.rules.json")),
+        ("friendlypix (231 lines)", os.path.join(corpus, "friendlypix", "database-rules.json")),
         ("achievements (583 lines)", os.path.join(corpus, "achievements", "database.rules.json")),
         ("generated 256 KB", generated),
     ]
