@@ -1,3 +1,4 @@
+import Foundation
 import DatabaseRules
 import RulesCompiler
 import RulesLint
@@ -182,7 +183,14 @@ import Testing
         return tally
     }
 
-    @Test(arguments: [0..<100, 100..<200, 200..<300] as [Range<UInt64>])
+    /// The seeds, by hundreds: 300 rules files, or as many as `RULES_SOLVER_DIFFERENTIAL_SEEDS` says
+    /// (a longer run by hand, e.g. 2000).
+    static let seedChunks: [Range<UInt64>] = {
+        let count = ProcessInfo.processInfo.environment["RULES_SOLVER_DIFFERENTIAL_SEEDS"].flatMap { UInt64($0) } ?? 300
+        return stride(from: UInt64(0), to: count, by: 100).map { $0..<min($0 + 100, count) }
+    }()
+
+    @Test(arguments: seedChunks)
     func theEncodingAgreesWithTheEngine(_ seeds: Range<UInt64>) {
         let t = Self.run(seeds: seeds)
         print("solver against the engine, seeds \(seeds): \(t.requests) requests, \(t.allowed) allowed, \(t.neverButAllowed.count) never though allowed, \(t.findDisagrees.count) find disagreements, \(t.unknown) unknown")
