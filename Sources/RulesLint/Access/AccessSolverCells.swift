@@ -67,26 +67,9 @@ struct AccessSolverCells {
         return cell
     }
 
-    /// The rule nodes from the root to `node`.
-    private func nodes(to node: RuleNode) -> [RuleNode] {
-        var out = [tree]
-        var n = tree
-        for k in node.path {
-            if let c = n.literalChild(k) {
-                n = c
-            } else if let w = n.wildcard, w.name == k {
-                n = w.node
-            } else {
-                return out
-            }
-            out.append(n)
-        }
-        return out
-    }
-
     /// The questions of one cell (a `write` is a deletion or a replacement).
     private func questions(_ location: AccessLocation, _ principal: AccessPrincipal, _ operation: AccessOperation) -> [AccessQuestion] {
-        let path = nodes(to: location.node)
+        let path = tree.nodes(to: location.node)
         var q = AccessQuestion(nodes: path, operation: .read, principal: Self.principal(principal), now: WitnessSearch.now)
         switch principal {
         case .stranger: q.unnamed = AccessPrincipal.strangerUID

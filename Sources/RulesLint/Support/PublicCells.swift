@@ -49,7 +49,6 @@ enum PublicCells {
     /// Whether a `.validate` that is `false` at `node` or above it keeps every write from storing
     /// anything there: what a witness finds there is data no client could have written.
     static func holdsNoData(_ node: RuleNode, tree: RuleNode) -> Bool {
-        var n = tree
         func refuses(_ n: RuleNode) -> Bool {
             switch n.rule(.validate)?.body {
             case .constant(false)?: return true
@@ -58,17 +57,6 @@ enum PublicCells {
             }
             return false
         }
-        if refuses(n) { return true }
-        for k in node.path {
-            if let c = n.literalChild(k) {
-                n = c
-            } else if let w = n.wildcard, w.name == k {
-                n = w.node
-            } else {
-                return false
-            }
-            if refuses(n) { return true }
-        }
-        return false
+        return tree.nodes(to: node).contains(where: refuses)
     }
 }
